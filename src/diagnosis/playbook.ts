@@ -1,0 +1,52 @@
+import type { ClusterReader } from '../kube/cluster-reader.js';
+import type { InferenceServiceObject } from '../kube/schemas.js';
+import type { CustomResource } from '../kube/resources.js';
+import type { FindingCode } from './finding-codes.js';
+import type { Finding } from './types.js';
+
+/** A link template, e.g. {name: "Grafana", url: "https://grafana/d/kserve?var-namespace={namespace}&var-isvc={name}"}. */
+export interface LinkTemplate {
+  name: string;
+  url: string;
+}
+
+/** What a diagnosis may be configured with (the `diagnosis:` key of the config file). */
+export interface DiagnosisConfig {
+  /** Metrics dashboards and traces for an InferenceService; {namespace}, {name}, {revision}, {component} are filled in. */
+  links: LinkTemplate[];
+  /** Namespace of the Knative Serving control plane. */
+  knativeNamespace: string;
+}
+
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving' };
+
+/** The InferenceService under diagnosis, as found in the cluster. */
+export interface DiagnosisTarget {
+  namespace: string;
+  name: string;
+  resource: CustomResource;
+  /** e.g. serving.kserve.io/v1beta1 */
+  apiVersion: string;
+  isvc: InferenceServiceObject;
+}
+
+/** Everything a playbook gets: built once per diagnosis. */
+export interface DiagnosisContext {
+  target: DiagnosisTarget;
+  /** Read-only, memoised per diagnosis. */
+  reader: ClusterReader;
+  config: DiagnosisConfig;
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+/**
+ * One area of the debug guide. `run` returns [] when it finds nothing, and throws only when it
+ * cannot observe the cluster; the runner reports that while the other playbooks' results still show.
+ */
+export interface Playbook {
+  id: string;
+  title: string;
+  emits: readonly FindingCode[];
+  run(ctx: DiagnosisContext): Promise<Finding[]>;
+}
