@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Runs before `npm test`: installs the npm packages when they are missing and says exactly which
+// system programs the tests need when they are not on PATH (the tests start their own Redis and
+// drive a real kubectl against the cluster simulator).
+import { execSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+if (!existsSync('node_modules/.package-lock.json')) {
+  console.error('isvc-doctor: node_modules is missing, running npm ci');
+  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+}
+
+const missing = [];
+const has = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+if (!process.env.REDIS_URL && !has('redis-server', ['--version'])) {
+  missing.push('redis-server (Debian: apt-get install -y redis-server), or set REDIS_URL to a Redis the tests may use');
+}
+if (!has('kubectl', ['version', '--client'])) {
+  missing.push('kubectl 1.20 or newer (Debian: apt-get install -y kubernetes-client)');
+}
+if (missing.length > 0) {
+  console.error('isvc-doctor: the tests need these programs, which are not on PATH:');
+  for (const m of missing) console.error(`  - ${m}`);
+  console.error('`bash .ci/run` installs them on a Debian machine (as root).');
+  process.exit(1);
+}
