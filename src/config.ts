@@ -1,0 +1,164 @@
+/**
+ * The bot's configuration: the YAML file (`serve --config FILE`) plus the environment, validated
+ * with zod at start. A bad value stops the start with one line naming the key, e.g.
+ * `config: alerts.unreadyAfter: expected a duration like 5m` (ConfigError, code CONFIG_INVALID).
+ * Secrets (tokens, signing secret) come from the environment only and are never logged or posted.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { z } from 'zod';
+import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5m" → 300000; null when it is not a duration. */
+export function parseDuration(text: string): number | null {
+  const m = DURATION.exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const slackId = z.string().regex(/^[A-Z0-9][A-Z0-9_-]*$/i, 'expected a Slack id like C0123ABCD');
+const duration = z
+  .union([z.string(), z.number()], { errorMap: () => ({ message: 'expected a duration like 5m' }) })
+  .transform((v, ctx) => {
+    const ms = typeof v === 'number' ? v * 1000 : parseDuration(v);
+    if (ms === null || ms <= 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected a duration like 5m' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+const namespace = z.string().regex(DNS1123_LABEL, 'expected a namespace name (DNS-1123 label)').max(63);
+
+export const fileConfigSchema = z
+  .object({
+    approvers: z.array(slackId).default([]),
+    alerts: z
+      .object({
+        channel: slackId.optional(),
+        unreadyAfter: duration.default('5m'),
+        channels: z.record(namespace, slackId).default({}),
+      })
+      .strict()
+      .default({}),
+    namespaces: z.array(namespace).nonempty('expected at least one namespace, or omit the key for all').optional(),
+    queue: z
+      .object({
+        concurrency: z.number().int('expected an integer').min(1).max(64).default(4),
+        attempts: z.number().int('expected an integer').min(1).max(20).default(4),
+        backoffMs: z.number().int('expected an integer').min(10).default(2000),
+        name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, - or _').default('isvc-doctor-diagnosis'),
+      })
+      .strict()
+      .default({}),
+    diagnosis: z
+      .object({
+        links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
+        knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+const port = z.coerce.number({ invalid_type_error: 'expected a port number' }).int().min(0).max(65535);
+export const envSchema = z.object({
+  SLACK_BOT_TOKEN: z.string().min(1, 'required'),
+  SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  SLACK_APP_TOKEN: z.string().min(1).optional(),
+  SLACK_API_URL: z.string().url('expected a URL like https://slack.com/api/').default('https://slack.com/api/'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a URL like redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  PORT: port.default(3000),
+  KUBECONFIG: z.string().min(1).optional(),
+});
+
+export interface AppConfig {
+  approvers: string[];
+  alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string> };
+  /** null: every namespace. */
+  namespaces: string[] | null;
+  queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
+  diagnosis: DiagnosisConfig;
+  slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
+  redisUrl: string;
+  port: number;
+  kubeconfig: string | null;
+}
+
+/** One line naming the first bad key. */
+function describeIssue(error: z.ZodError, prefix: string): string {
+  const issue = error.issues[0]!;
+  const key = issue.path.join('.') || '(top level)';
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') message = 'required';
+  return `${prefix}: ${key}: ${message}`;
+}
+
+/** Validates an already-parsed config object and an environment. */
+export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
+  const file = fileConfigSchema.safeParse(raw ?? {});
+  if (!file.success) throw new ConfigError(describeIssue(file.error, 'config'));
+  const e = envSchema.safeParse(env);
+  if (!e.success) throw new ConfigError(describeIssue(e.error, 'env'));
+  const f = file.data;
+  const socketMode = Boolean(e.data.SLACK_APP_TOKEN);
+  if (!socketMode && !e.data.SLACK_SIGNING_SECRET) {
+    throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
+  }
+  const apiUrl = e.data.SLACK_API_URL.endsWith('/') ? e.data.SLACK_API_URL : `${e.data.SLACK_API_URL}/`;
+  return {
+    approvers: f.approvers,
+    alerts: { channel: f.alerts.channel ?? null, unreadyAfterMs: f.alerts.unreadyAfter, channels: f.alerts.channels },
+    namespaces: f.namespaces ?? null,
+    queue: f.queue,
+    diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace },
+    slack: {
+      botToken: e.data.SLACK_BOT_TOKEN,
+      signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,
+      appToken: e.data.SLACK_APP_TOKEN ?? null,
+      apiUrl,
+      socketMode,
+    },
+    redisUrl: e.data.REDIS_URL,
+    port: e.data.PORT,
+    kubeconfig: e.data.KUBECONFIG ?? null,
+  };
+}
+
+/** Reads the YAML file (when given) and the environment; throws ConfigError with a one-line message. */
+export function loadConfig(options: { file?: string | null; env?: NodeJS.ProcessEnv } = {}): AppConfig {
+  let raw: unknown = {};
+  if (options.file) {
+    let text: string;
+    try {
+      text = readFileSync(options.file, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`config: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    try {
+      raw = parseYaml(text);
+    } catch (error) {
+      const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
+    }
+  }
+  return buildConfig(raw, options.env ?? process.env);
+}
+
+/** Whether the bot may read / watch a namespace. */
+export function namespaceAllowed(config: Pick<AppConfig, 'namespaces'>, ns: string): boolean {
+  return config.namespaces === null || config.namespaces.includes(ns);
+}

@@ -1,0 +1,7 @@
+/** The Slack renderer: pure functions from reports (and a few notices) to Block Kit messages. */
+export * from './block-kit.js';
+export { SLACK_LIMITS, escapeMrkdwn } from './limits.js';
+export { renderReportMessages, MAX_REPORT_MESSAGES, targetName } from './render-report.js';
+export { renderProgress, renderVerdict, verdictLine, type Progress } from './render-verdict.js';
+export * from './render-notices.js';
+export { renderStatus, type IsvcStatus } from './render-status.js';

@@ -1,0 +1,60 @@
+/**
+ * Short messages around a diagnosis: help and usage, a requester joining a running diagnosis, the
+ * cluster being unreachable after the retries, a job that failed, the queue being down.
+ * None of them carries raw config, tokens or stack traces.
+ */
+import type { TargetRef } from '../../diagnosis/types.js';
+import { context, section, type SlackMessage } from './block-kit.js';
+import { cut, escapeMrkdwn } from './limits.js';
+
+export const USAGE = [
+  '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
+  '`/isvc status [-n NAMESPACE]` — the InferenceServices of a namespace, ready or not',
+  '`/isvc help` — this help',
+].join('\n');
+
+export function renderHelp(): SlackMessage {
+  return {
+    text: 'isvc-doctor: /isvc diagnose NAME [-n NAMESPACE], /isvc status [-n NAMESPACE], /isvc help',
+    blocks: [section(`*isvc-doctor* tells why a KServe / KFServing InferenceService is not ready.\n${USAGE}`), context('Results are posted in a thread under the message the bot posts in this channel.')],
+  };
+}
+
+/** An ephemeral answer to bad input: what was wrong, then the usage. */
+export function renderUsageError(problem: string): SlackMessage {
+  return { text: `${problem}\n${USAGE}`, blocks: [section(`⚠️ ${escapeMrkdwn(cut(problem, 500))}`), section(USAGE)] };
+}
+
+export function renderQueueUnavailable(): SlackMessage {
+  const text = 'The diagnosis queue is unavailable right now (QUEUE_UNAVAILABLE), try again in a minute.';
+  return { text, blocks: [section(`⚠️ ${text}`)] };
+}
+
+export function renderNotInChannel(): SlackMessage {
+  const text = 'I cannot post in this channel (SLACK_NOT_IN_CHANNEL): invite me first with `/invite @isvc-doctor`.';
+  return { text, blocks: [section(`⚠️ ${text}`)] };
+}
+
+export function renderJoined(target: TargetRef, user: string): SlackMessage {
+  const text = `<@${user}> asked for ${target.namespace}/${target.name} too: a diagnosis is already running, its results will appear in this thread.`;
+  return { text, blocks: [context(text)] };
+}
+
+/** After the retries: the cluster could not be reached, so no check could run. */
+export function renderClusterUnreachable(target: TargetRef, reason: string, attempts: number): SlackMessage {
+  const text = `CLUSTER_UNREACHABLE: could not diagnose ${target.namespace}/${target.name}, the Kubernetes API could not be reached`;
+  return {
+    text,
+    blocks: [
+      section(
+        `🔴 *\`CLUSTER_UNREACHABLE\`* — the Kubernetes API could not be reached after ${attempts} attempt${attempts === 1 ? '' : 's'}, so *none of the checks could run* for *${escapeMrkdwn(target.namespace)}/${escapeMrkdwn(target.name)}* (the InferenceService itself could not be read).\n• _last error_: ${escapeMrkdwn(cut(reason, 400))}`,
+      ),
+      context('Check the API server and the bot\'s network path to it, then ask again.'),
+    ],
+  };
+}
+
+export function renderJobFailed(target: TargetRef, code: string): SlackMessage {
+  const text = `The diagnosis of ${target.namespace}/${target.name} failed (${code}). The bot's logs say more; try again.`;
+  return { text, blocks: [section(`⚠️ ${escapeMrkdwn(text)}`)] };
+}

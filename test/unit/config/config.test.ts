@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildConfig, ConfigError, loadConfig, namespaceAllowed, parseDuration } from '../../../src/config.js';
+
+const env = { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'secret' };
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('config', () => {
+  it('applies defaults', () => {
+    const c = buildConfig({}, env);
+    expect(c.namespaces).toBeNull();
+    expect(c.alerts).toEqual({ channel: null, unreadyAfterMs: 300_000, channels: {} });
+    expect(c.queue.concurrency).toBe(4);
+    expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving' });
+    expect(c.slack).toEqual({ botToken: 'xoxb-test', signingSecret: 'secret', appToken: null, apiUrl: 'https://slack.com/api/', socketMode: false });
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.port).toBe(3000);
+  });
+
+  it('reads the YAML file and the environment', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-config-'));
+    const file = path.join(dir, 'config.yaml');
+    writeFileSync(
+      file,
+      [
+        'approvers: [U0APPROVER]',
+        'alerts:',
+        '  channel: C0ALERTS',
+        '  unreadyAfter: 90s',
+        '  channels: {team-a: C0TEAMA}',
+        'namespaces: [default, team-a]',
+        'queue: {concurrency: 2}',
+        'diagnosis:',
+        '  knativeNamespace: knative-system',
+        '  links: [{name: Grafana, url: "https://grafana/d/x?ns={namespace}&isvc={name}"}]',
+      ].join('\n'),
+    );
+    const c = loadConfig({ file, env: { ...env, SLACK_API_URL: 'http://127.0.0.1:9/api', PORT: '0', REDIS_URL: 'redis://r:1' } });
+    expect(c.approvers).toEqual(['U0APPROVER']);
+    expect(c.alerts).toEqual({ channel: 'C0ALERTS', unreadyAfterMs: 90_000, channels: { 'team-a': 'C0TEAMA' } });
+    expect(c.queue.concurrency).toBe(2);
+    expect(c.diagnosis.links[0]!.name).toBe('Grafana');
+    expect(c.diagnosis.knativeNamespace).toBe('knative-system');
+    expect(c.slack.apiUrl).toBe('http://127.0.0.1:9/api/');
+    expect(c.port).toBe(0);
+    expect(namespaceAllowed(c, 'team-a')).toBe(true);
+    expect(namespaceAllowed(c, 'kube-system')).toBe(false);
+  });
+
+  it.each([
+    [{ alerts: { unreadyAfter: 'soon' } }, 'config: alerts.unreadyAfter: expected a duration like 5m'],
+    [{ queue: { concurrency: 0 } }, 'config: queue.concurrency: Number must be greater than or equal to 1'],
+    [{ queue: { concurrency: 'many' } }, 'config: queue.concurrency: Expected number, received string'],
+    [{ namespaces: ['Bad_NS'] }, 'config: namespaces.0: expected a namespace name (DNS-1123 label)'],
+    [{ approver: ['U1'] }, "config: (top level): unknown key(s) approver"],
+    [{ diagnosis: { links: [{ name: 'x', url: 'not a url' }] } }, 'config: diagnosis.links.0.url: expected a URL template'],
+  ])('names the bad key: %j', (raw, message) => {
+    expect(errorOf(() => buildConfig(raw, env)).message).toBe(message);
+  });
+
+  it('requires the bot token, and the signing secret in HTTP mode only', () => {
+    expect(errorOf(() => buildConfig({}, { SLACK_SIGNING_SECRET: 's' })).message).toBe('env: SLACK_BOT_TOKEN: required');
+    expect(errorOf(() => buildConfig({}, { SLACK_BOT_TOKEN: 'x' })).message).toMatch(/^env: SLACK_SIGNING_SECRET: required in HTTP mode/);
+    expect(buildConfig({}, { SLACK_BOT_TOKEN: 'x', SLACK_APP_TOKEN: 'xapp-1' }).slack.socketMode).toBe(true);
+    expect(errorOf(() => buildConfig({}, { ...env, PORT: 'eighty' })).message).toBe('env: PORT: expected a port number');
+  });
+
+  it('says which file and line has bad YAML, and never echoes secrets', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-config-'));
+    const file = path.join(dir, 'bad.yaml');
+    writeFileSync(file, 'approvers: [U1\nalerts: {');
+    const e = errorOf(() => loadConfig({ file, env }));
+    expect(e.message).toMatch(new RegExp(`^config: ${file.replace(/[/.]/g, '\\$&')}:\\d+: invalid YAML`));
+    expect(e.message).not.toContain('\n');
+    expect(errorOf(() => loadConfig({ file: path.join(dir, 'missing.yaml'), env })).message).toContain('ENOENT');
+  });
+
+  it('parses durations', () => {
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('1h')).toBe(3_600_000);
+    expect(parseDuration('5 minutes')).toBeNull();
+  });
+});
