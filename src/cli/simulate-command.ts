@@ -1,0 +1,86 @@
+/**
+ * `isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]`:
+ * serves a snapshot as a Kubernetes API until SIGINT/SIGTERM. Prints `listening on URL` when
+ * ready; bad usage or a bad snapshot is one line on stderr and exit status 2.
+ */
+import { parseArgs } from 'node:util';
+import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
+import { startSimulator } from '../simulator/simulator.js';
+
+const USAGE = 'usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]';
+
+interface SimulateFlags {
+  snapshot: string;
+  port: number;
+  latencyMs: number;
+  kubeconfigOut?: string;
+}
+
+class UsageError extends Error {}
+
+export async function runSimulateCommand(argv: string[]): Promise<number> {
+  let flags: SimulateFlags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    process.stderr.write(`${oneLine(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const snapshot = await loadSnapshot(flags.snapshot);
+    const simulator = await startSimulator({ snapshot, port: flags.port, latencyMs: flags.latencyMs });
+    if (flags.kubeconfigOut) await simulator.writeKubeconfig(flags.kubeconfigOut);
+    process.stdout.write(`listening on ${simulator.url}\n`);
+    await untilStopped();
+    await simulator.close();
+    return 0;
+  } catch (error) {
+    process.stderr.write(`isvc-doctor simulate: ${oneLine(error)}\n`);
+    return 2;
+  }
+}
+
+function parseFlags(argv: string[]): SimulateFlags {
+  const args = argv[0] === 'simulate' ? argv.slice(1) : argv;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: { snapshot: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'kubeconfig-out': { type: 'string' } },
+    }));
+  } catch (error) {
+    throw new UsageError(oneLine(error));
+  }
+  if (typeof values.snapshot !== 'string' || !values.snapshot) throw new UsageError('--snapshot DIR is required');
+  const port = count(values.port, '--port', 65535);
+  const latencyMs = count(values.latency, '--latency', 600_000);
+  const kubeconfigOut = typeof values['kubeconfig-out'] === 'string' ? values['kubeconfig-out'] : undefined;
+  return { snapshot: values.snapshot, port, latencyMs, ...(kubeconfigOut ? { kubeconfigOut } : {}) };
+}
+
+function count(raw: string | boolean | undefined, flag: string, max: number): number {
+  if (raw === undefined) return 0;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}`);
+  return value;
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function oneLine(error: unknown): string {
+  if (error instanceof SnapshotError || error instanceof UsageError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!;
+}

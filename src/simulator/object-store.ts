@@ -1,0 +1,141 @@
+/**
+ * The simulator's objects, in memory. Every change gets the next resourceVersion, is kept in a
+ * bounded watch history and is delivered to subscribers (open watches). Objects keep their own
+ * apiVersion: the same kind under two versions is two different objects, never converted.
+ *
+ * Tests use it directly: `store.upsert(obj)`, `store.get('serving.kserve.io/v1beta1',
+ * 'InferenceService', 'default', 'x')`, `store.delete(...)`, `store.compact()`.
+ */
+import { deepCopy, isPlainObject, jsonEqual, type KubeObject } from './kube-object.js';
+import { kubeTimestamp, stableUid } from './object-identity.js';
+import { ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { WatchHistory, type StoreChange } from './watch-history.js';
+
+export type StoreListener = (change: StoreChange) => void;
+
+export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
+  return `${type.group}/${type.version}/${type.plural}`;
+}
+
+export class ObjectStore {
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly listeners = new Set<StoreListener>();
+  private readonly history: WatchHistory;
+  private revision = 0;
+
+  constructor(
+    readonly registry: ResourceRegistry = new ResourceRegistry(),
+    options: { historyLimit?: number } = {},
+  ) {
+    this.history = new WatchHistory(options.historyLimit ?? 1000);
+  }
+
+  /** The resourceVersion of the latest change (what a list returns in metadata.resourceVersion). */
+  get resourceVersion(): string {
+    return String(this.revision);
+  }
+
+  /** Creates or replaces an object, filling what a live server would; returns the stored copy. */
+  upsert(input: Record<string, unknown>): KubeObject {
+    const object = this.normalize(input);
+    const type = this.registry.ensure(object.apiVersion, object.kind, object.metadata.namespace !== undefined);
+    if (!type.namespaced) delete object.metadata.namespace;
+    else object.metadata.namespace ??= 'default';
+    const key = this.keyOf(type, object.metadata.namespace, object.metadata.name);
+    const previous = this.objects.get(key);
+    const meta = object.metadata;
+    meta.uid = previous?.metadata.uid ?? meta.uid ?? stableUid(object.apiVersion, object.kind, meta.namespace, meta.name);
+    meta.creationTimestamp = previous?.metadata.creationTimestamp ?? meta.creationTimestamp ?? kubeTimestamp();
+    const previousGeneration = previous?.metadata.generation ?? 1;
+    meta.generation = previous ? (jsonEqual(previous.spec, object.spec) ? previousGeneration : previousGeneration + 1) : (meta.generation ?? 1);
+    meta.resourceVersion = String(++this.revision);
+    this.objects.set(key, object);
+    this.publish({ type: previous ? 'MODIFIED' : 'ADDED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object, ...(previous ? { previous } : {}) });
+    return deepCopy(object);
+  }
+
+  get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const type = this.registry.byKind(apiVersion, kind);
+    return type ? this.getIn(type, namespace, name) : undefined;
+  }
+
+  list(apiVersion: string, kind: string, namespace?: string): KubeObject[] {
+    const type = this.registry.byKind(apiVersion, kind);
+    return type ? this.listIn(type, namespace) : [];
+  }
+
+  delete(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const type = this.registry.byKind(apiVersion, kind);
+    return type ? this.deleteIn(type, namespace, name) : undefined;
+  }
+
+  getIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const found = this.objects.get(this.keyOf(type, namespace, name));
+    return found ? deepCopy(found) : undefined;
+  }
+
+  /** Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name. */
+  listIn(type: ResourceType, namespace?: string): KubeObject[] {
+    const prefix = `${typeKeyOf(type)}/`;
+    const found: KubeObject[] = [];
+    for (const [key, object] of this.objects) {
+      if (!key.startsWith(prefix)) continue;
+      if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
+      found.push(deepCopy(object));
+    }
+    return found.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+  }
+
+  deleteIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const key = this.keyOf(type, namespace, name);
+    const existing = this.objects.get(key);
+    if (!existing) return undefined;
+    this.objects.delete(key);
+    const deleted = deepCopy(existing);
+    deleted.metadata.resourceVersion = String(++this.revision);
+    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted });
+    return deepCopy(deleted);
+  }
+
+  /** Changes after a resourceVersion (for watch replay), or 'expired' when they fell out of the history. */
+  changesSince(resourceVersion: number): StoreChange[] | 'expired' {
+    return this.history.since(resourceVersion);
+  }
+
+  /** Forgets the watch history up to now: watches from an older resourceVersion get 410 Gone. */
+  compact(): void {
+    this.history.compact(this.revision);
+  }
+
+  subscribe(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private publish(change: StoreChange): void {
+    const stored = { ...change, object: deepCopy(change.object) };
+    this.history.record(stored);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(stored);
+      } catch {
+        // a broken watch must not break the store
+      }
+    }
+  }
+
+  private keyOf(type: ResourceType, namespace: string | undefined, name: string): string {
+    return `${typeKeyOf(type)}/${type.namespaced ? (namespace ?? '') : ''}/${name}`;
+  }
+
+  private normalize(input: Record<string, unknown>): KubeObject {
+    if (!isPlainObject(input)) throw new TypeError('an object must be a JSON object');
+    const object = deepCopy(input) as KubeObject;
+    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') throw new TypeError('an object needs apiVersion and kind');
+    if (!isPlainObject(object.metadata) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
+      throw new TypeError(`${object.kind} needs metadata.name`);
+    }
+    return object;
+  }
+}
+

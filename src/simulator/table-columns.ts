@@ -1,0 +1,169 @@
+/**
+ * The columns `kubectl get` shows per kind, as the real server prints them (built-in printers
+ * for core kinds, additionalPrinterColumns for KServe / Knative CRDs), NAME and AGE otherwise.
+ */
+import { ageOf } from './human-duration.js';
+import type { KubeObject } from './kube-object.js';
+import { summarizePod } from './pod-status.js';
+import { fieldValue } from './selectors.js';
+import type { ResourceType } from './resource-registry.js';
+
+export type Cell = string | number | boolean | null;
+
+export interface Column {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  priority?: number;
+  cell: (object: KubeObject, now: number) => Cell;
+}
+
+type Condition = { type?: string; status?: string; reason?: string };
+
+const nameColumn: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', cell: (o) => o.metadata.name };
+const ageColumn: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp of the object.', cell: (o, now) => ageOf(o.metadata.creationTimestamp, now) };
+
+const text = (name: string, path: string, priority?: number): Column => ({
+  name,
+  type: 'string',
+  description: path,
+  ...(priority ? { priority } : {}),
+  cell: (o) => fieldValue(o, path),
+});
+
+const label = (name: string, key: string): Column => ({
+  name,
+  type: 'string',
+  description: `label ${key}`,
+  cell: (o) => o.metadata.labels?.[key] ?? '',
+});
+
+function condition(o: KubeObject, type: string): Condition | undefined {
+  const conditions = (o.status as { conditions?: Condition[] } | undefined)?.conditions;
+  return Array.isArray(conditions) ? conditions.find((c) => c?.type === type) : undefined;
+}
+
+const readyStatus: Column = { name: 'Ready', type: 'string', description: 'Ready condition status', cell: (o) => condition(o, 'Ready')?.status ?? '' };
+const readyReason: Column = { name: 'Reason', type: 'string', description: 'Ready condition reason', cell: (o) => condition(o, 'Ready')?.reason ?? '' };
+
+function trafficPercent(o: KubeObject, pick: (t: Record<string, unknown>) => boolean): Cell {
+  const traffic = (o.status as { components?: { predictor?: { traffic?: Record<string, unknown>[] } } } | undefined)?.components?.predictor?.traffic;
+  const found = Array.isArray(traffic) ? traffic.find(pick) : undefined;
+  return typeof found?.percent === 'number' ? found.percent : null;
+}
+
+const podColumns: Column[] = [
+  nameColumn,
+  { name: 'Ready', type: 'string', description: 'The aggregate readiness state of this pod for accepting traffic.', cell: (o) => summarizePod(o).ready },
+  { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', cell: (o) => summarizePod(o).status },
+  { name: 'Restarts', type: 'string', description: 'The number of times the containers in this pod have been restarted.', cell: (o) => String(summarizePod(o).restarts) },
+  ageColumn,
+  text('IP', 'status.podIP', 1),
+  text('Node', 'spec.nodeName', 1),
+];
+
+const inferenceServiceColumns: Column[] = [
+  nameColumn,
+  text('URL', 'status.url'),
+  readyStatus,
+  { name: 'Prev', type: 'integer', description: 'previous revision traffic percent', cell: (o) => trafficPercent(o, (t) => t.tag === 'prev') },
+  { name: 'Latest', type: 'integer', description: 'latest revision traffic percent', cell: (o) => trafficPercent(o, (t) => t.latestRevision === true) },
+  text('PrevRolledoutRevision', 'status.components.predictor.previousRolledoutRevision', 1),
+  text('LatestReadyRevision', 'status.components.predictor.latestReadyRevision', 1),
+  ageColumn,
+];
+
+const knativeServiceColumns: Column[] = [
+  nameColumn,
+  text('URL', 'status.url'),
+  text('LatestCreated', 'status.latestCreatedRevisionName'),
+  text('LatestReady', 'status.latestReadyRevisionName'),
+  readyStatus,
+  readyReason,
+];
+
+const revisionColumns: Column[] = [
+  nameColumn,
+  label('Config Name', 'serving.knative.dev/configuration'),
+  text('K8s Service Name', 'status.serviceName'),
+  label('Generation', 'serving.knative.dev/configurationGeneration'),
+  readyStatus,
+  readyReason,
+  text('Actual Replicas', 'status.actualReplicas'),
+  text('Desired Replicas', 'status.desiredReplicas'),
+];
+
+const deploymentColumns: Column[] = [
+  nameColumn,
+  { name: 'Ready', type: 'string', description: 'ready/desired replicas', cell: (o) => `${fieldValue(o, 'status.readyReplicas') || 0}/${fieldValue(o, 'spec.replicas') || 1}` },
+  { name: 'Up-to-date', type: 'integer', description: 'updated replicas', cell: (o) => Number(fieldValue(o, 'status.updatedReplicas') || 0) },
+  { name: 'Available', type: 'integer', description: 'available replicas', cell: (o) => Number(fieldValue(o, 'status.availableReplicas') || 0) },
+  ageColumn,
+];
+
+const configMapColumns: Column[] = [
+  nameColumn,
+  { name: 'Data', type: 'integer', description: 'entries in data', cell: (o) => Object.keys((o.data as object | undefined) ?? {}).length + Object.keys((o.binaryData as object | undefined) ?? {}).length },
+  ageColumn,
+];
+
+const namespaceColumns: Column[] = [nameColumn, { name: 'Status', type: 'string', description: 'phase', cell: (o) => fieldValue(o, 'status.phase') || 'Active' }, ageColumn];
+
+const eventColumns: Column[] = [
+  { name: 'Last Seen', type: 'string', description: 'last seen', cell: (o, now) => ageOf(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp, now) },
+  text('Type', 'type'),
+  text('Reason', 'reason'),
+  { name: 'Object', type: 'string', description: 'involved object', cell: (o) => `${fieldValue(o, 'involvedObject.kind').toLowerCase()}/${fieldValue(o, 'involvedObject.name')}` },
+  text('Message', 'message'),
+];
+
+const serviceColumns: Column[] = [
+  nameColumn,
+  { name: 'Type', type: 'string', description: 'type', cell: (o) => fieldValue(o, 'spec.type') || 'ClusterIP' },
+  { name: 'Cluster-IP', type: 'string', description: 'cluster IP', cell: (o) => fieldValue(o, 'spec.clusterIP') || '<none>' },
+  { name: 'External-IP', type: 'string', description: 'external IP', cell: (o) => fieldValue(o, 'spec.externalName') || '<none>' },
+  {
+    name: 'Port(s)',
+    type: 'string',
+    description: 'ports',
+    cell: (o) => {
+      const ports = ((o.spec as { ports?: { port?: number; protocol?: string }[] } | undefined)?.ports ?? []).map((p) => `${p.port}/${p.protocol ?? 'TCP'}`);
+      return ports.length ? ports.join(',') : '<none>';
+    },
+  },
+  ageColumn,
+];
+
+/** The columns for objects of a type. */
+export function columnsFor(type: ResourceType): Column[] {
+  const key = `${type.group}/${type.plural}`;
+  switch (key) {
+    case '/pods':
+      return podColumns;
+    case '/configmaps':
+      return configMapColumns;
+    case '/namespaces':
+      return namespaceColumns;
+    case '/events':
+    case 'events.k8s.io/events':
+      return eventColumns;
+    case '/services':
+      return serviceColumns;
+    case 'apps/deployments':
+      return deploymentColumns;
+    case 'serving.kserve.io/inferenceservices':
+    case 'serving.kubeflow.org/inferenceservices':
+      return inferenceServiceColumns;
+    case 'serving.knative.dev/services':
+      return knativeServiceColumns;
+    case 'serving.knative.dev/revisions':
+      return revisionColumns;
+    case 'serving.knative.dev/configurations':
+      return [nameColumn, text('LatestCreated', 'status.latestCreatedRevisionName'), text('LatestReady', 'status.latestReadyRevisionName'), readyStatus, readyReason];
+    case 'serving.knative.dev/routes':
+      return [nameColumn, text('URL', 'status.url'), readyStatus, readyReason];
+    default:
+      return [nameColumn, ageColumn];
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Loads a snapshot folder (contract/snapshot-format.md): the objects of objects.yaml
+ * (multi-document, `kind: List` flattened), container logs under logs/, the deny rules of
+ * access.yaml and the raw expect.yaml / config.yaml. Anything wrong with the folder is a
+ * SnapshotError whose one-line message names the file (and line).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseAccessRules, type DenyRule } from './parse-access-rules.js';
+import { parseObjects } from './parse-objects.js';
+import { readContainerLogs } from './read-container-logs.js';
+import { SnapshotError } from './snapshot-error.js';
+import { parseYamlFile } from './parse-yaml-file.js';
+
+export { SnapshotError } from './snapshot-error.js';
+export type { DenyRule } from './parse-access-rules.js';
+
+export interface Snapshot {
+  dir: string;
+  objects: Record<string, unknown>[];
+  /** Key `${ns}/${pod}/${container}` or `${ns}/${pod}/${container}#previous`. */
+  logs: Map<string, string>;
+  deny: DenyRule[];
+  expect?: unknown;
+  config?: unknown;
+}
+
+export async function loadSnapshot(dir: string): Promise<Snapshot> {
+  const folder = await stat(dir).catch(() => null);
+  if (!folder) throw new SnapshotError(`snapshot folder does not exist`, dir);
+  if (!folder.isDirectory()) throw new SnapshotError(`not a folder`, dir);
+
+  const objectsFile = path.join(dir, 'objects.yaml');
+  const objectsText = await readOptional(objectsFile);
+  if (objectsText === undefined) throw new SnapshotError('missing objects.yaml (every snapshot needs one)', objectsFile);
+
+  const snapshot: Snapshot = {
+    dir,
+    objects: parseObjects(objectsText, objectsFile),
+    logs: await readContainerLogs(path.join(dir, 'logs')),
+    deny: [],
+  };
+  const accessFile = path.join(dir, 'access.yaml');
+  const accessText = await readOptional(accessFile);
+  if (accessText !== undefined) snapshot.deny = parseAccessRules(accessText, accessFile);
+
+  for (const [key, file] of [['expect', 'expect.yaml'], ['config', 'config.yaml']] as const) {
+    const full = path.join(dir, file);
+    const text = await readOptional(full);
+    if (text !== undefined) snapshot[key] = parseYamlFile(text, full)[0] ?? null;
+  }
+  return snapshot;
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SnapshotError(`cannot read: ${(error as Error).message}`, file);
+  }
+}
