@@ -34,7 +34,7 @@ export const SEVERITY_OF = {
   ISVC_NOT_READY: 'error',
   KNATIVE_PROBES_NOT_BEST_EFFORT: 'warning',
   REQUEST_FLOW: 'info',
-  CLUSTER_UNREACHABLE: 'error',
+  CLUSTER_UNREACHABLE: 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof SEVERITY_OF;

@@ -1,0 +1,48 @@
+/**
+ * Images the kubelet cannot pull: ErrImagePull, ImagePullBackOff, InvalidImageName.
+ *
+ * RBAC: list pods, list events.
+ * Emits: IMAGE_PULL_FAILED.
+ */
+import { finding } from '../src/diagnosis/finding.js';
+import type { Playbook } from '../src/diagnosis/playbook.js';
+import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import type { Finding } from '../src/diagnosis/types.js';
+import { refOf } from '../src/kube/inference-service-view.js';
+
+const PULL_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
+
+export const imagePull: Playbook = {
+  id: 'image-pull',
+  title: 'Container images cannot be pulled',
+  emits: ['IMAGE_PULL_FAILED'],
+  async run(ctx) {
+    const pods = await podsOf(ctx);
+    const out: Finding[] = [];
+    const seen = new Set<string>();
+    for (const pod of pods) {
+      const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+      for (const s of statuses) {
+        const reason = s.state?.waiting?.reason;
+        if (!reason || !PULL_REASONS.has(reason) || seen.has(s.image)) continue;
+        seen.add(s.image);
+        const name = pod.metadata?.name ?? '?';
+        const subject = refOf('Pod', ctx.target.namespace, name);
+        const events = (await eventsOf(ctx)).filter((e) => e.involvedObject?.name === name && /Failed|BackOff/.test(e.reason ?? '') && /image/i.test(e.message ?? ''));
+        out.push(
+          finding('IMAGE_PULL_FAILED', {
+            subject,
+            title: `Cannot pull image ${s.image} (${reason})`,
+            evidence: [
+              { kind: 'field', ref: subject, container: s.name, text: `image: ${s.image}; ${reason}${s.state?.waiting?.message ? `: ${s.state.waiting.message}` : ''}` },
+              ...events.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}` })),
+            ],
+            component: componentOf(pod.metadata?.labels),
+            revision: revisionOfPod(pod),
+          }),
+        );
+      }
+    }
+    return out;
+  },
+};

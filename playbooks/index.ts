@@ -1,0 +1,27 @@
+/** The one registry of playbooks: a playbook that is not listed here does not run (a test checks). */
+import type { Playbook } from '../src/diagnosis/playbook.js';
+import { imagePull } from './image-pull.js';
+import { inferenceServiceStatus } from './inference-service-status.js';
+import { ingressProbes } from './ingress-probes.js';
+import { knativeService } from './knative-service.js';
+import { modelContainer } from './model-container.js';
+import { podScheduling } from './pod-scheduling.js';
+import { requestFlow } from './request-flow.js';
+import { storageInitializer } from './storage-initializer.js';
+import { tagResolution } from './tag-resolution.js';
+import { tracingLinks } from './tracing-links.js';
+import { trafficSplit } from './traffic-split.js';
+
+export const ALL_PLAYBOOKS: readonly Playbook[] = [
+  inferenceServiceStatus,
+  knativeService,
+  storageInitializer,
+  modelContainer,
+  imagePull,
+  tagResolution,
+  podScheduling,
+  ingressProbes,
+  requestFlow,
+  trafficSplit,
+  tracingLinks,
+];

@@ -1,0 +1,146 @@
+/**
+ * Inference Service fails to start / in OOM status (debug guide: "RevisionMissing Error").
+ *
+ * The model server container (kfserving-container / kserve-container, or a custom one) is killed for
+ * memory (OOMKilled, exit code 137), crashes and restarts (CrashLoopBackOff: the traceback is in the
+ * previous instance's log), finds no model file where it looks (the sklearn server's StopIteration on
+ * /mnt/models), or runs but never passes its readiness probe.
+ *
+ * RBAC: list pods, get pods/log, list events.
+ * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, READINESS_PROBE_FAILING.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { finding } from '../src/diagnosis/finding.js';
+import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import { raiseMemoryRemediation } from '../src/diagnosis/memory-remediation.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { refOf } from '../src/kube/inference-service-view.js';
+import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
+
+const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
+const MODEL_FILE_MISSING =
+  /model_file = next\(|StopIteration|model file (was )?not found|no model (file )?found|Model file .* not found|could not find (a )?model|FileNotFoundError:.*\/mnt\/models|No such file or directory:? '?\/mnt\/models|Failed to find model|missing model file/i;
+
+export const modelContainer: Playbook = {
+  id: 'model-container',
+  title: 'Inference Service fails to start',
+  emits: ['OOM_KILLED', 'CRASH_LOOP', 'MODEL_FILE_MISSING', 'READINESS_PROBE_FAILING'],
+  async run(ctx) {
+    const pods = await podsOf(ctx);
+    const seen = new Set<string>();
+    const work: Array<Promise<Finding[]>> = [];
+    for (const pod of pods) {
+      for (const failure of containerFailures(pod)) {
+        if (failure.init || !isModelContainer(failure.container) || IMAGE_PROBLEMS.has(failure.reason)) continue;
+        const key = `${revisionOfPod(pod) ?? pod.metadata?.name}/${failure.container}/${failure.reason === 'OOMKilled' || failure.exitCode === 137}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        work.push(crashFindings(ctx, pod, failure));
+      }
+    }
+    work.push(readinessFindings(ctx, pods));
+    return (await Promise.all(work)).flat();
+  },
+};
+
+async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<Finding[]> {
+  const ns = ctx.target.namespace;
+  const name = pod.metadata?.name ?? '?';
+  const subject = refOf('Pod', ns, name);
+  const component = componentOf(pod.metadata?.labels);
+  const revision = revisionOfPod(pod);
+  const spec = pod.spec?.containers?.find((c) => c.name === failure.container);
+  const limit = spec?.resources?.limits?.memory;
+  const state: Evidence = {
+    kind: 'field',
+    ref: subject,
+    container: failure.container,
+    text: `${failure.container}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)${limit ? `, memory limit ${limit}` : ''}`,
+  };
+  if (failure.reason === 'OOMKilled' || failure.exitCode === 137) {
+    const remediation = raiseMemoryRemediation(ctx, component, limit);
+    return [
+      finding('OOM_KILLED', {
+        subject,
+        title: `${failure.container} was killed for memory (OOMKilled, exit code 137) with a limit of ${limit ?? 'none'}`,
+        evidence: [state, ...(remediation ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params?.to)}` }] : [])],
+        remediation,
+        component,
+        revision,
+      }),
+      ...(failure.reason === 'CrashLoopBackOff' || failure.restarts > 0
+        ? [finding('CRASH_LOOP', { subject, title: `${failure.container} restarts after being OOMKilled`, evidence: [state], component, revision })]
+        : []),
+    ];
+  }
+  const log = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
+  const out: Finding[] = [
+    finding('CRASH_LOOP', {
+      subject,
+      title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
+      evidence: [state, log.evidence],
+      component,
+      revision,
+    }),
+  ];
+  if (log.evidence.excerpt?.some((l) => MODEL_FILE_MISSING.test(l))) {
+    const uri = storageUriOf(ctx);
+    out.unshift(
+      finding('MODEL_FILE_MISSING', {
+        subject,
+        title: `The model server finds no model file in /mnt/models${uri ? ` (storageUri ${uri})` : ''}`,
+        evidence: [
+          { kind: 'field', ref: refOf('InferenceService', ns, ctx.target.name), text: `path searched: /mnt/models; storageUri: ${uri ?? 'unknown'}` },
+          log.evidence,
+        ],
+        component,
+        revision,
+      }),
+    );
+  }
+  return out;
+}
+
+function storageUriOf(ctx: DiagnosisContext): string | undefined {
+  const spec = JSON.stringify(ctx.target.isvc.spec ?? {});
+  return /"storageUri":"([^"]+)"/.exec(spec)?.[1];
+}
+
+/** Running but never ready: the kubelet's "Readiness probe failed" events, with the container's log. */
+async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<Finding[]> {
+  const candidates = pods.filter(
+    (p) =>
+      p.status?.phase === 'Running' &&
+      (p.status.containerStatuses ?? []).some((s) => isModelContainer(s.name) && s.state?.running && !s.ready && (s.restartCount ?? 0) === 0),
+  );
+  if (candidates.length === 0) return [];
+  const events = await eventsOf(ctx);
+  const out: Finding[] = [];
+  for (const pod of candidates.slice(0, 1)) {
+    const name = pod.metadata?.name ?? '?';
+    const probeEvents = events.filter((e) => e.involvedObject?.name === name && /Readiness probe failed|Unhealthy/i.test(`${e.reason} ${e.message}`));
+    if (probeEvents.length === 0) continue;
+    const container = pod.status?.containerStatuses?.find((s) => isModelContainer(s.name) && !s.ready)?.name ?? 'kserve-container';
+    const probe = pod.spec?.containers?.find((c) => c.name === container)?.readinessProbe;
+    const probeText = probe?.httpGet ? `httpGet ${probe.httpGet.path ?? '/'} port ${String(probe.httpGet.port)}` : probe?.tcpSocket ? `tcpSocket port ${String(probe.tcpSocket.port)}` : 'readiness probe';
+    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, {});
+    const subject = refOf('Pod', ctx.target.namespace, name);
+    const last = probeEvents[probeEvents.length - 1]!;
+    out.push(
+      finding('READINESS_PROBE_FAILING', {
+        subject,
+        title: `${container} runs but never becomes ready: ${last.message ?? 'readiness probe failed'}`,
+        evidence: [
+          { kind: 'probe', ref: subject, container, text: probeText },
+          ...probeEvents.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}` })),
+          log.evidence,
+        ],
+        component: componentOf(pod.metadata?.labels),
+        revision: revisionOfPod(pod),
+      }),
+    );
+  }
+  return out;
+}

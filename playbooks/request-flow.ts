@@ -1,0 +1,113 @@
+/**
+ * Debug KFServing Request flow (debug guide).
+ *
+ * A request travels: Istio Ingress Gateway -> the InferenceService's top-level VirtualService ->
+ * Knative's VirtualService for the component -> the Knative Revision's Kubernetes Service -> the
+ * revision pod (queue-proxy, then the model container). This playbook reports each hop's state,
+ * and a missing Gateway or VirtualService when the ingress is what keeps the service unready.
+ *
+ * RBAC: list virtualservices, get gateways (networking.istio.io).
+ * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING.
+ */
+import { finding } from '../src/diagnosis/finding.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { conditionOf, deploymentMode, isReady, refOf } from '../src/kube/inference-service-view.js';
+import type { KubeObject } from '../src/kube/schemas.js';
+
+interface GatewayRef {
+  namespace: string;
+  name: string;
+}
+
+/** "knative-ingress-gateway.knative-serving", "knative-serving/knative-ingress-gateway" or a bare name. */
+export function parseGatewayRef(value: string, defaultNamespace: string): GatewayRef {
+  if (value.includes('/')) {
+    const [namespace, name] = value.split('/') as [string, string];
+    return { namespace, name };
+  }
+  const dot = value.indexOf('.');
+  return dot > 0 ? { name: value.slice(0, dot), namespace: value.slice(dot + 1) } : { name: value, namespace: defaultNamespace };
+}
+
+export const requestFlow: Playbook = {
+  id: 'request-flow',
+  title: 'Request flow: gateway, virtual services, revision service, pods',
+  emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING'],
+  async run(ctx) {
+    if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
+    const ns = ctx.target.namespace;
+    const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+    const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
+    const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
+    const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
+    const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
+    const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
+
+    const hops: Evidence[] = [
+      hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
+      hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
+      ...knativeVs.map(({ ksvc, vs }) =>
+        hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
+      ),
+      ...services.map((s) => {
+        const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
+        const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
+        return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
+      }),
+      hop(
+        `Pods ${ns}/${ctx.target.name}`,
+        pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
+        `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
+      ),
+    ];
+    const out: Finding[] = [
+      finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
+    ];
+
+    const ingressIsTheProblem = !isReady(ctx.target.isvc) && conditionOf(ctx.target.isvc, 'IngressReady')?.status !== 'True' && services.length > 0 && services.every((s) => conditionOf(s, 'ConfigurationsReady')?.status === 'True');
+    if (!ingressIsTheProblem) return out;
+    if (topLevel && !gateway) {
+      out.push(
+        finding('GATEWAY_MISSING', {
+          subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
+          title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
+          evidence: [
+            { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: `gateways: ${gatewaysOf(topLevel).join(', ')}` },
+            ...ingressConditions(ctx),
+          ],
+        }),
+      );
+    }
+    if (!topLevel) {
+      out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)'));
+    }
+    for (const { ksvc, vs } of knativeVs) {
+      if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`));
+    }
+    return out;
+  },
+};
+
+function hop(ref: string, state: 'ok' | 'missing' | 'failing', text: string): Evidence {
+  return { kind: 'hop', ref, state, text };
+}
+
+function gatewaysOf(vs: KubeObject | undefined): string[] {
+  const g = vs?.spec?.gateways;
+  return Array.isArray(g) ? g.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function ingressConditions(ctx: DiagnosisContext): Evidence[] {
+  const c = conditionOf(ctx.target.isvc, 'IngressReady');
+  return c ? [{ kind: 'condition', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `IngressReady=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
+}
+
+function missingVs(ctx: DiagnosisContext, name: string, hopName: string): Finding {
+  return finding('VIRTUALSERVICE_MISSING', {
+    subject: refOf('VirtualService', ctx.target.namespace, name),
+    title: `VirtualService ${ctx.target.namespace}/${name} is missing: ${hopName}`,
+    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx)],
+  });
+}

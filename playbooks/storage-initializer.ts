@@ -1,0 +1,142 @@
+/**
+ * Storage Initializer fails to download model (debug guide: "RevisionMissing Error").
+ *
+ * The `storage-initializer` init container copies the model from storageUri to /mnt/models. When it
+ * fails the pod stays in Init:Error / Init:CrashLoopBackOff and the revision never becomes ready;
+ * its log says why: the path does not exist, or the credentials may not read it. The pod scales
+ * down after a while, so without pods the events are the evidence.
+ *
+ * RBAC: list pods, get pods/log, list events.
+ * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_INIT_FAILED.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { finding } from '../src/diagnosis/finding.js';
+import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import type { Finding } from '../src/diagnosis/types.js';
+import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
+import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
+
+const ACCESS_DENIED =
+  /AccessDenied|Access Denied|\b403\b|Forbidden|NoCredentialsError|Unable to locate credentials|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken|Permission denied|PermissionDenied|permission_denied|does not have storage\.objects\.\w+ access|AuthorizationPermissionMismatch|AuthenticationFailed|DefaultCredentialsError|invalid_grant|\b401\b|Unauthorized|credentials/i;
+const NOT_FOUND =
+  /does not exist|NoSuchKey|NoSuchBucket|No such file or directory|FileNotFoundError|not found|\b404\b|No (model|objects?|files?) (was |were )?found|Could not find|ResourceNotFound|BlobNotFound|ContainerNotFound/i;
+const EXCEPTION_LINE = /^[A-Za-z_.]*(Error|Exception|StopIteration)\b|^\S+: /;
+
+export const storageInitializer: Playbook = {
+  id: 'storage-initializer',
+  title: 'Storage Initializer fails to download model',
+  emits: ['STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'STORAGE_INIT_FAILED'],
+  async run(ctx) {
+    const pods = await podsOf(ctx);
+    const failing = pods.flatMap((pod) =>
+      containerFailures(pod)
+        .filter((f) => f.container === STORAGE_INITIALIZER)
+        .map((f) => ({ pod, failure: f })),
+    );
+    if (failing.length > 0) {
+      // One pod per revision is enough evidence; the first failing one.
+      const byRevision = new Map<string, { pod: V1Pod; failure: ContainerFailure }>();
+      for (const item of failing) {
+        const key = revisionOfPod(item.pod) ?? item.pod.metadata?.name ?? '';
+        if (!byRevision.has(key)) byRevision.set(key, item);
+      }
+      return (await Promise.all([...byRevision.values()].map(({ pod, failure }) => diagnosePod(ctx, pod, failure)))).flat();
+    }
+    if (pods.length > 0) return [];
+    return fromEvents(ctx);
+  },
+};
+
+async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<Finding[]> {
+  const ns = ctx.target.namespace;
+  const name = pod.metadata?.name ?? '?';
+  const component = componentOf(pod.metadata?.labels);
+  const revision = revisionOfPod(pod);
+  const storageUri = storageUriOf(ctx, pod, component);
+  const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, {
+    preferPrevious: failure.fromPrevious,
+    match: new RegExp(`${ACCESS_DENIED.source}|${NOT_FOUND.source}`, 'i'),
+  });
+  const subject = refOf('Pod', ns, name);
+  const uriEvidence = { kind: 'field' as const, ref: refOf('InferenceService', ns, ctx.target.name), text: `storageUri: ${storageUri ?? 'unknown'}` };
+  const account = pod.spec?.serviceAccountName ?? 'default';
+  const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
+  const out: Finding[] = [
+    finding('STORAGE_INIT_FAILED', {
+      subject,
+      title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
+      evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, log.evidence],
+      component,
+      revision,
+    }),
+  ];
+  const cause = classify(log.evidence.excerpt ?? []);
+  if (cause === 'access') {
+    out.push(
+      finding('STORAGE_ACCESS_DENIED', {
+        subject,
+        title: `The storage-initializer may not read ${storageUri ?? 'the model'} (service account ${account})`,
+        evidence: [uriEvidence, { kind: 'field', ref: subject, text: `serviceAccountName: ${account}` }, log.evidence],
+        component,
+        revision,
+      }),
+    );
+  } else if (cause === 'not-found') {
+    out.push(
+      finding('STORAGE_URI_NOT_FOUND', {
+        subject,
+        title: `Model not found at ${storageUri ?? 'the storageUri'}`,
+        evidence: [uriEvidence, log.evidence],
+        component,
+        revision,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Decides from the exception lines first (the last word of a traceback), then from any line. */
+function classify(lines: string[]): 'access' | 'not-found' | undefined {
+  const exceptions = lines.filter((l) => EXCEPTION_LINE.test(l));
+  for (const set of [exceptions, lines]) {
+    const text = set.join('\n');
+    const access = ACCESS_DENIED.test(text);
+    const missing = NOT_FOUND.test(text);
+    if (access && !missing) return 'access';
+    if (missing && !access) return 'not-found';
+    if (access && missing) {
+      // "403 ... does not exist" is still a permission problem when the exception names it
+      return /AccessDenied|Forbidden|403|credentials/i.test(set.at(-1) ?? '') ? 'access' : 'not-found';
+    }
+  }
+  return undefined;
+}
+
+function storageUriOf(ctx: DiagnosisContext, pod: V1Pod, component: string | undefined): string | undefined {
+  const init = pod.spec?.initContainers?.find((c) => c.name === STORAGE_INITIALIZER);
+  const fromArgs = init?.args?.find((a) => /^[a-z0-9]+:\/\//i.test(a));
+  if (fromArgs) return fromArgs;
+  const comps = componentsOf(ctx.target.isvc);
+  return (comps.find((c) => c.name === component) ?? comps[0])?.storageUri;
+}
+
+/** When the pods are gone: events that the storage-initializer failed. */
+async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
+  const events = (await eventsOf(ctx)).filter((e) => /storage-initializer/.test(`${e.message ?? ''} ${e.involvedObject?.fieldPath ?? ''}`) && e.type === 'Warning');
+  if (events.length === 0) return [];
+  const last = events[events.length - 1]!;
+  const subject = refOf(last.involvedObject?.kind ?? 'Pod', ctx.target.namespace, last.involvedObject?.name ?? '?');
+  return [
+    finding('STORAGE_INIT_FAILED', {
+      subject,
+      title: 'The storage-initializer init container failed (the pod has since been scaled down)',
+      evidence: events.slice(-3).map((e) => ({
+        kind: 'event' as const,
+        ref: refOf(e.involvedObject?.kind ?? 'Pod', ctx.target.namespace, e.involvedObject?.name ?? '?'),
+        text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+      })),
+    }),
+  ];
+}

@@ -1,0 +1,98 @@
+/**
+ * Inference Service cannot fetch docker images from AWS ECR (debug guide).
+ *
+ * Knative resolves image tags to digests in its controller; a private registry (AWS ECR) answers
+ * it with 401 even when the nodes can pull: "failed to resolve image to digest: ... unsupported
+ * status code 401". The fix is to skip tag resolution for that registry in
+ * knative-serving/config-deployment (registriesSkippingTagResolving), or give the controller
+ * credentials for it.
+ *
+ * RBAC: list services/revisions.serving.knative.dev, get configmaps in knative-serving.
+ * Emits: IMAGE_DIGEST_RESOLUTION_FAILED.
+ */
+import { finding } from '../src/diagnosis/finding.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { componentOf, knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import type { Evidence, Remediation } from '../src/diagnosis/types.js';
+import { ForbiddenError } from '../src/kube/errors.js';
+import { formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import type { KubeObject } from '../src/kube/schemas.js';
+
+const DIGEST_FAILURE = /failed to resolve image to digest|Unable to fetch image/i;
+
+export const tagResolution: Playbook = {
+  id: 'tag-resolution',
+  title: 'Knative cannot resolve the image tag to a digest',
+  emits: ['IMAGE_DIGEST_RESOLUTION_FAILED'],
+  async run(ctx) {
+    const [services, revisions] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx)]);
+    const objects: Array<[string, KubeObject]> = [
+      ['InferenceService', ctx.target.isvc],
+      ...services.map((s) => ['Knative Service', s] as [string, KubeObject]),
+      ...revisions.map((r) => ['Revision', r] as [string, KubeObject]),
+    ];
+    const hits = objects.flatMap(([kind, o]) =>
+      (o.status?.conditions ?? []).filter((c) => DIGEST_FAILURE.test(c.message ?? '')).map((c) => ({ kind, o, c })),
+    );
+    if (hits.length === 0) return [];
+    const best = hits.find((h) => h.kind === 'Revision') ?? hits[0]!;
+    const message = best.c.message ?? '';
+    const image = /image "([^"]+)"/.exec(message)?.[1] ?? imageOf(best.o);
+    const registry = image ? registryOf(image) : undefined;
+    const { evidence: configEvidence, remediation } = await configDeployment(ctx, registry);
+    const subject = refOf(best.kind, ctx.target.namespace, best.o.metadata.name);
+    return [
+      finding('IMAGE_DIGEST_RESOLUTION_FAILED', {
+        subject,
+        title: `Knative cannot resolve ${image ?? 'the image'} to a digest${/\b401\b/.test(message) ? ' (401 from the private registry)' : ''}`,
+        evidence: [
+          ...hits.slice(0, 3).map((h) => ({ kind: 'condition' as const, ref: refOf(h.kind, ctx.target.namespace, h.o.metadata.name), text: formatCondition(h.c) })),
+          { kind: 'field', ref: subject, text: `image: ${image ?? 'unknown'}; registry: ${registry ?? 'unknown'}` },
+          ...configEvidence,
+        ],
+        remediation,
+        component: componentOf(best.o.metadata.labels),
+        revision: best.kind === 'Revision' ? best.o.metadata.name : undefined,
+      }),
+    ];
+  },
+};
+
+function imageOf(o: KubeObject): string | undefined {
+  const text = JSON.stringify(o.spec ?? {});
+  return /"image":"([^"]+)"/.exec(text)?.[1];
+}
+
+/** The registry host of an image reference ("docker.io" when the reference names none). */
+export function registryOf(image: string): string {
+  const first = image.split('/')[0]!;
+  return image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : 'index.docker.io';
+}
+
+async function configDeployment(ctx: DiagnosisContext, registry: string | undefined): Promise<{ evidence: Evidence[]; remediation: Remediation | null }> {
+  const ns = ctx.config.knativeNamespace;
+  const ref = refOf('ConfigMap', ns, 'config-deployment');
+  let cm;
+  try {
+    cm = await ctx.reader.configMap(ns, 'config-deployment');
+  } catch (error) {
+    if (error instanceof ForbiddenError) return { evidence: [{ kind: 'note', ref, text: `cannot read ${ref}: ${error.message}` }], remediation: null };
+    throw error;
+  }
+  const current = cm?.data?.registriesSkippingTagResolving ?? '';
+  const entries = current.split(',').map((s) => s.trim()).filter(Boolean);
+  const evidence: Evidence[] = [{ kind: 'field', ref, text: `registriesSkippingTagResolving: ${current || '(not set)'}` }];
+  if (!registry || entries.includes(registry)) return { evidence, remediation: null };
+  const next = [...entries, registry].join(',');
+  return {
+    evidence,
+    remediation: {
+      action: 'skip-tag-resolution',
+      summary: `Skip tag-to-digest resolution for ${registry} in ${ns}/config-deployment`,
+      target: ref,
+      diff: ['  data.registriesSkippingTagResolving:', `-   ${current || '(not set)'}`, `+   ${next}`],
+      needsApproval: true,
+      params: { namespace: ns, registry, from: current, to: next },
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Canary and traffic split (Kubeflow's Istio traffic split, KFServing/KServe canaryTrafficPercent,
+ * Iter8 canary rollouts).
+ *
+ * Reports how traffic is split between revisions (or between a primary and a candidate
+ * InferenceService under an Iter8 routing VirtualService), and a canary whose new revision fails
+ * while the previous one still serves: a finding even when the InferenceService says Ready.
+ *
+ * RBAC: list services/revisions.serving.knative.dev, list pods, list virtualservices.
+ * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { finding } from '../src/diagnosis/finding.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { componentOf, knativeServicesOf, podsOf, revisionOfPod, revisionsOf } from '../src/diagnosis/related-objects.js';
+import type { Evidence, Finding, Remediation } from '../src/diagnosis/types.js';
+import { canaryTrafficPercent, conditionOf, formatCondition, isReady, refOf } from '../src/kube/inference-service-view.js';
+import { containerFailures } from '../src/kube/pod-status.js';
+import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
+
+export const trafficSplit: Playbook = {
+  id: 'traffic-split',
+  title: 'Canary and traffic split',
+  emits: ['TRAFFIC_SPLIT', 'CANARY_UNHEALTHY'],
+  async run(ctx) {
+    const ns = ctx.target.namespace;
+    const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+    const out: Finding[] = [];
+    const percent = canaryTrafficPercent(ctx.target.isvc);
+    const splits = services.map((s) => ({ ksvc: s, targets: (s.status?.traffic ?? []).filter((t) => (t.percent ?? 0) > 0) }));
+    const subject = refOf('InferenceService', ns, ctx.target.name);
+
+    const splitEvidence: Evidence[] = splits
+      .filter(({ targets }) => targets.length > 1)
+      .flatMap(({ ksvc, targets }) =>
+        targets.map((t) => ({ kind: 'field' as const, ref: refOf('Knative Service', ns, ksvc.metadata.name), text: `${t.revisionName ?? 'latest'}${t.tag ? ` (${t.tag})` : ''}: ${t.percent}%` })),
+      );
+    const isvcTraffic = ctx.target.isvc.status;
+    if (typeof isvcTraffic?.canaryTraffic === 'number' && isvcTraffic.canaryTraffic > 0) {
+      splitEvidence.push({ kind: 'field', ref: subject, text: `default: ${isvcTraffic.traffic ?? 100 - isvcTraffic.canaryTraffic}%, canary: ${isvcTraffic.canaryTraffic}%` });
+    }
+    if (percent !== undefined && percent < 100) splitEvidence.unshift({ kind: 'field', ref: subject, text: `canaryTrafficPercent: ${percent}` });
+    splitEvidence.push(...iter8Routes(ctx, virtualServices));
+    if (splitEvidence.length > 0) {
+      out.push(finding('TRAFFIC_SPLIT', { subject, title: `Traffic is split${percent !== undefined ? ` (canary ${percent}%)` : ''}`, evidence: splitEvidence }));
+    }
+
+    for (const ksvc of services) {
+      const canary = failingCanary(ksvc, services, revisions, percent);
+      if (canary) out.push(canaryFinding(ctx, canary, pods, percent));
+    }
+    return out;
+  },
+};
+
+interface FailingCanary {
+  ksvc: KnativeService;
+  canary?: Revision;
+  canaryName: string;
+  previous: string;
+}
+
+function failingCanary(ksvc: KnativeService, services: KnativeService[], revisions: Revision[], percent: number | undefined): FailingCanary | undefined {
+  const latestCreated = ksvc.status?.latestCreatedRevisionName;
+  const latestReady = ksvc.status?.latestReadyRevisionName;
+  // v1beta1: canaryTrafficPercent with a new revision that is not ready while the previous one serves
+  if (percent !== undefined && latestCreated && latestReady && latestCreated !== latestReady) {
+    const canary = revisions.find((r) => r.metadata.name === latestCreated);
+    if (canary && !isReady(canary)) return { ksvc, canary, canaryName: latestCreated, previous: latestReady };
+  }
+  // v1alpha2: a "-canary" Knative Service that is not ready next to a ready default one
+  if (/-canary$/.test(ksvc.metadata.name) && !isReady(ksvc)) {
+    const defaultSvc = services.find((s) => s.metadata.name === ksvc.metadata.name.replace(/-canary$/, '-default'));
+    if (defaultSvc && isReady(defaultSvc)) {
+      const canary = revisions.find((r) => r.metadata.name === latestCreated);
+      return { ksvc, canary, canaryName: latestCreated ?? ksvc.metadata.name, previous: defaultSvc.status?.latestReadyRevisionName ?? defaultSvc.metadata.name };
+    }
+  }
+  return undefined;
+}
+
+function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Pod[], percent: number | undefined): Finding {
+  const ns = ctx.target.namespace;
+  const canaryPods = pods.filter((p) => revisionOfPod(p) === c.canaryName);
+  const causes = canaryPods.flatMap((p) => containerFailures(p).map((f) => `${p.metadata?.name}: ${f.container} ${f.reason}${f.exitCode !== undefined ? ` (exit ${f.exitCode})` : ''}, ${f.restarts} restarts`));
+  const ready = c.canary ? conditionOf(c.canary, 'Ready') : undefined;
+  const split = percent !== undefined ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}` : `previous ${c.previous}, canary ${c.canaryName}`;
+  const remediation: Remediation = {
+    action: 'rollback-canary',
+    summary: `Send all traffic to the last ready revision ${c.previous}`,
+    target: refOf('InferenceService', ns, ctx.target.name),
+    diff: percent !== undefined ? ['  spec.predictor.canaryTrafficPercent:', `-   ${percent}`, '+   0'] : ['  spec.canary:', '-   (canary endpoint)', '+   (removed)'],
+    needsApproval: true,
+    params: { previous: c.previous, canary: c.canaryName, from: percent ?? null },
+  };
+  return finding('CANARY_UNHEALTHY', {
+    subject: refOf('Revision', ns, c.canaryName),
+    title: `Canary revision ${c.canaryName} fails while ${c.previous} still serves traffic`,
+    evidence: [
+      { kind: 'field', ref: refOf('Knative Service', ns, c.ksvc.metadata.name), text: `split: ${split}` },
+      { kind: 'field', ref: refOf('Revision', ns, c.previous), text: 'previous revision: ready, serving' },
+      ...(ready ? [{ kind: 'condition' as const, ref: refOf('Revision', ns, c.canaryName), text: formatCondition(ready) }] : []),
+      ...causes.slice(0, 3).map((text) => ({ kind: 'field' as const, ref: refOf('Revision', ns, c.canaryName), text: `canary's own cause: ${text}` })),
+    ],
+    remediation,
+    component: componentOf(c.ksvc.metadata.labels),
+    revision: c.canaryName,
+  });
+}
+
+/** Iter8-style routing: a VirtualService named after the app that routes between InferenceServices. */
+function iter8Routes(ctx: DiagnosisContext, virtualServices: KubeObject[]): Evidence[] {
+  const app = ctx.target.isvc.metadata.labels?.['app.kubernetes.io/name'];
+  const vs = virtualServices.find((v) => v.metadata.name !== ctx.target.name && (v.metadata.name === app || JSON.stringify(v.spec ?? {}).includes(`${ctx.target.name}-predictor`)));
+  if (!vs || !Array.isArray(vs.spec?.http)) return [];
+  const ref = refOf('VirtualService', ctx.target.namespace, vs.metadata.name);
+  return (vs.spec.http as Array<Record<string, unknown>>).flatMap((route) => {
+    const match = Array.isArray(route.match) && route.match.length ? JSON.stringify(route.match).replace(/"/g, '') : 'default';
+    const dests = Array.isArray(route.route) ? (route.route as Array<Record<string, unknown>>) : [];
+    return dests.map((d) => {
+      const host = JSON.stringify(d).match(/"Host":"([^"]+)"|"host":"([^"]+)"/i);
+      const target = host?.[1] ?? host?.[2] ?? 'unknown';
+      return { kind: 'field' as const, ref, text: `${match} -> ${target}${typeof d.weight === 'number' ? ` (${d.weight}%)` : ''}` };
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { SEVERITY_OF, type FindingCode } from './finding-codes.js';
+import type { Evidence, Finding, Remediation } from './types.js';
+
+/** Builds a finding; its severity always comes from the code's catalog entry. */
+export function finding(
+  code: FindingCode,
+  fields: {
+    subject: string;
+    title: string;
+    evidence?: Evidence[];
+    remediation?: Remediation | null;
+    component?: string;
+    revision?: string;
+  },
+): Finding {
+  return {
+    code,
+    severity: SEVERITY_OF[code],
+    subject: fields.subject,
+    title: fields.title,
+    evidence: fields.evidence ?? [],
+    remediation: fields.remediation ?? null,
+    ...(fields.component ? { component: fields.component } : {}),
+    ...(fields.revision ? { revision: fields.revision } : {}),
+  };
+}

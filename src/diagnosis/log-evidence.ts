@@ -1,0 +1,45 @@
+import { ForbiddenError } from '../kube/errors.js';
+import { refOf } from '../kube/inference-service-view.js';
+import { excerptLog, type ExcerptOptions } from '../logs/log-excerpt.js';
+import type { DiagnosisContext } from './playbook.js';
+import type { Evidence } from './types.js';
+
+export interface ContainerLog {
+  /** The raw text (bounded by tailLines/limitBytes), or null when unavailable. */
+  text: string | null;
+  evidence: Evidence;
+}
+
+/**
+ * Reads a container's log (the previous instance first when asked, falling back to the current one)
+ * and turns it into a log-excerpt evidence. A log the bot may not read, or that does not exist, is
+ * evidence too ("logs unavailable"), never a failure of the check.
+ */
+export async function readContainerLog(
+  ctx: DiagnosisContext,
+  namespace: string,
+  pod: string,
+  container: string,
+  options: { preferPrevious?: boolean } & ExcerptOptions = {},
+): Promise<ContainerLog> {
+  const ref = refOf('Pod', namespace, pod);
+  const order = options.preferPrevious ? [true, false] : [false, true];
+  try {
+    for (const previous of order) {
+      const text = await ctx.reader.podLog(namespace, pod, container, { previous });
+      if (text && text.trim() !== '') {
+        const excerpt = excerptLog(text, options);
+        return {
+          text,
+          evidence: { kind: 'log', ref, container, previous, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated },
+        };
+      }
+    }
+    return { text: null, evidence: { kind: 'note', ref, container, text: `no logs for container ${container}` } };
+  } catch (error) {
+    if (error instanceof ForbiddenError) {
+      return { text: null, evidence: { kind: 'note', ref, container, text: `logs unavailable: ${error.message}` } };
+    }
+    throw error;
+  }
+}

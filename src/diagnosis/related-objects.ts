@@ -1,0 +1,88 @@
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { apiGroupOf } from '../kube/inference-service-view.js';
+import { inferenceServiceLabel } from '../kube/resources.js';
+import type { KnativeService, KubeObject, Revision } from '../kube/schemas.js';
+import type { DiagnosisContext } from './playbook.js';
+
+/**
+ * The objects an InferenceService owns, found by owner references and labels (never by guessing
+ * names: KFServing's "-predictor-default" names differ from newer KServe's). All reads go through
+ * the memoised reader, so playbooks asking for the same objects share one request.
+ */
+export function isvcLabelSelector(ctx: DiagnosisContext): string {
+  return `${inferenceServiceLabel(apiGroupOf(ctx.target.apiVersion))}=${ctx.target.name}`;
+}
+
+function ownedBy(obj: KubeObject, uid: string | undefined, kind: string): boolean {
+  return (obj.metadata.ownerReferences ?? []).some((o) => o.kind === kind && (!uid || !o.uid || o.uid === uid));
+}
+
+function labelledFor(obj: KubeObject, ctx: DiagnosisContext): boolean {
+  const labels = obj.metadata.labels ?? {};
+  return (
+    labels[inferenceServiceLabel('serving.kserve.io')] === ctx.target.name ||
+    labels[inferenceServiceLabel('serving.kubeflow.org')] === ctx.target.name
+  );
+}
+
+/** Knative Services owned by (or labelled for) the InferenceService. */
+export async function knativeServicesOf(ctx: DiagnosisContext): Promise<KnativeService[]> {
+  const all = await ctx.reader.knativeServices(ctx.target.namespace);
+  const uid = ctx.target.isvc.metadata.uid;
+  return all.filter(
+    (k) =>
+      (ownedBy(k, uid, 'InferenceService') && (k.metadata.ownerReferences ?? []).some((o) => o.name === ctx.target.name)) ||
+      labelledFor(k, ctx),
+  );
+}
+
+/** Revisions of those Knative Services, newest generation last. */
+export async function revisionsOf(ctx: DiagnosisContext): Promise<Revision[]> {
+  const [services, revisions] = await Promise.all([knativeServicesOf(ctx), ctx.reader.revisions(ctx.target.namespace)]);
+  const names = new Set(services.map((s) => s.metadata.name));
+  return revisions
+    .filter((r) => {
+      const labels = r.metadata.labels ?? {};
+      return names.has(labels['serving.knative.dev/service'] ?? '') || names.has(labels['serving.knative.dev/configuration'] ?? '') || labelledFor(r, ctx);
+    })
+    .sort((a, b) => generationOf(a) - generationOf(b));
+}
+
+function generationOf(r: Revision): number {
+  return Number(r.metadata.labels?.['serving.knative.dev/configurationGeneration'] ?? r.metadata.generation ?? 0);
+}
+
+/** The InferenceService's pods (all components, all revisions). */
+export function podsOf(ctx: DiagnosisContext): Promise<V1Pod[]> {
+  return ctx.reader.pods(ctx.target.namespace, isvcLabelSelector(ctx));
+}
+
+/** Name prefixes of everything the InferenceService creates (pods, replicasets, revisions, services). */
+export function ownedNamePrefixes(ctx: DiagnosisContext): string[] {
+  return ['predictor', 'transformer', 'explainer'].map((c) => `${ctx.target.name}-${c}`);
+}
+
+/** Events about the InferenceService or anything it created, oldest first. */
+export async function eventsOf(ctx: DiagnosisContext): Promise<CoreV1Event[]> {
+  const events = await ctx.reader.events(ctx.target.namespace);
+  const prefixes = ownedNamePrefixes(ctx);
+  return events
+    .filter((e) => {
+      const name = e.involvedObject?.name ?? '';
+      return name === ctx.target.name || prefixes.some((p) => name.startsWith(p));
+    })
+    .sort((a, b) => eventTime(a) - eventTime(b));
+}
+
+export function eventTime(e: CoreV1Event): number {
+  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
+  return t ? new Date(t as unknown as string).getTime() : 0;
+}
+
+export function componentOf(labels: Record<string, string> | undefined): string | undefined {
+  return labels?.['component'] ?? labels?.['serving.kserve.io/component'];
+}
+
+export function revisionOfPod(pod: V1Pod): string | undefined {
+  return pod.metadata?.labels?.['serving.knative.dev/revision'];
+}

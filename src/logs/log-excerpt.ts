@@ -1,0 +1,98 @@
+/**
+ * Picks the lines of a container log that explain a failure: a Python traceback from `Traceback`
+ * to the exception line, lines that match what the playbook looks for, error lines. Keeps at most
+ * `maxLines` lines, with their 1-based line numbers, and says when it had to leave some out.
+ */
+export interface LogExcerpt {
+  lines: string[];
+  lineNumbers: number[];
+  truncated: boolean;
+}
+
+export interface ExcerptOptions {
+  /** Lines the caller is looking for (e.g. probe lines with a status code); they are always kept first. */
+  match?: RegExp;
+  maxLines?: number;
+  /** When nothing matches, fall back to generic error lines and tracebacks (default true). */
+  fallbackToErrors?: boolean;
+}
+
+const TRACEBACK_START = /^\s*Traceback \(most recent call last\):/;
+const ERROR_LINE = /\b(error|exception|fatal|panic|failed|failure|killed|denied|forbidden|refused|cannot|could not|unable to)\b|^\s*E\d{4}|"level":"(error|fatal)"/i;
+
+export function splitLogLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Index ranges [start, end] (inclusive) of the Python tracebacks in a log, in order. */
+export function findTracebacks(lines: readonly string[]): Array<[number, number]> {
+  const blocks: Array<[number, number]> = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!TRACEBACK_START.test(lines[i]!)) continue;
+    let end = i;
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      end = j;
+      if (line.startsWith(' ') || line.startsWith('\t') || TRACEBACK_START.test(line)) continue;
+      // the exception line, e.g. "RuntimeError: ..." or "StopIteration"; chained exceptions continue
+      const next = lines[j + 1] ?? '';
+      if (/^During handling of the above exception|^The above exception was the direct cause/.test(next)) continue;
+      if (/^(During handling|The above exception)/.test(line)) continue;
+      break;
+    }
+    blocks.push([i, end]);
+    i = end;
+  }
+  return blocks;
+}
+
+export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcerpt {
+  const maxLines = options.maxLines ?? 20;
+  const lines = splitLogLines(text);
+  const tracebacks = findTracebacks(lines);
+  const matched = options.match ? lines.flatMap((l, i) => (options.match!.test(l) ? [i] : [])) : [];
+
+  const picked = new Set<number>();
+  let truncated = false;
+  const take = (indexes: number[]) => {
+    for (const i of indexes) {
+      if (picked.has(i)) continue;
+      if (picked.size >= maxLines) {
+        truncated = true;
+        return;
+      }
+      picked.add(i);
+    }
+  };
+
+  // The traceback that holds a matched line, else the last one (the most recent crash).
+  const relevant =
+    tracebacks.find(([s, e]) => matched.some((m) => m >= s && m <= e)) ?? (matched.length === 0 ? tracebacks[tracebacks.length - 1] : undefined);
+  if (relevant) take(tracebackLines(lines, relevant, Math.min(maxLines, 16)));
+  if (relevant && relevant[1] - relevant[0] + 1 > Math.min(maxLines, 16)) truncated = true;
+  take(matched.slice(-maxLines));
+  if (picked.size === 0 && options.fallbackToErrors !== false) {
+    take(lines.flatMap((l, i) => (ERROR_LINE.test(l) ? [i] : [])).slice(-Math.min(maxLines, 10)));
+  }
+  if (picked.size === 0 && lines.length > 0 && options.fallbackToErrors !== false) {
+    const tail = lines.map((_, i) => i).slice(-Math.min(maxLines, 5));
+    take(tail);
+    if (lines.length > tail.length) truncated = true;
+  }
+
+  const order = [...picked].sort((a, b) => a - b);
+  return { lines: order.map((i) => lines[i]!), lineNumbers: order.map((i) => i + 1), truncated };
+}
+
+/** A traceback's lines, keeping the header, the last frames and the exception when it is too long; plus the line before it. */
+function tracebackLines(lines: readonly string[], [start, end]: [number, number], budget: number): number[] {
+  const all: number[] = [];
+  if (start > 0 && lines[start - 1]!.trim() !== '') all.push(start - 1);
+  for (let i = start; i <= end; i++) all.push(i);
+  if (all.length <= budget) return all;
+  const head = all.slice(0, 2);
+  const tail = all.slice(-(budget - head.length));
+  return [...head, ...tail];
+}

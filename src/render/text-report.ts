@@ -1,0 +1,64 @@
+import type { Evidence, Finding, Report } from '../diagnosis/types.js';
+
+/** The report a person reads in a terminal: root cause first, then the other findings with their evidence. */
+export function renderTextReport(report: Report, options: { color?: boolean } = {}): string {
+  const c = colors(options.color ?? false);
+  const { namespace, name } = report.target;
+  const out: string[] = [];
+  const root = report.findings[0];
+  if (report.rootCause && root) {
+    out.push(c.bold(`${namespace}/${name}: ${report.ready ? 'Ready, but' : 'not ready'} — root cause ${c.red(root.code)}`));
+    out.push(...renderFinding(root, c, true));
+  } else {
+    out.push(c.bold(`${namespace}/${name}: ${c.green('ready')}`));
+  }
+  const rest = report.findings.filter((f) => f !== root || !report.rootCause);
+  if (rest.length > 0) {
+    out.push('');
+    out.push(c.bold(report.rootCause ? 'Also found:' : 'Findings:'));
+    for (const f of rest) out.push(...renderFinding(f, c, false));
+  }
+  out.push('');
+  out.push(c.dim(`${report.stats.apiRequests} API requests in ${report.stats.durationMs} ms${report.target.apiVersion ? ` (${report.target.apiVersion})` : ''}`));
+  return out.join('\n') + '\n';
+}
+
+function renderFinding(f: Finding, c: Colors, isRoot: boolean): string[] {
+  const sev = f.severity === 'error' ? c.red('error') : f.severity === 'warning' ? c.yellow('warning') : c.dim('info');
+  const lines = [`${isRoot ? '' : '\n'}  [${f.code}] ${sev} ${f.title}${f.consequenceOf ? c.dim(` (consequence of ${f.consequenceOf})`) : ''}`];
+  lines.push(c.dim(`    subject: ${f.subject}`));
+  for (const e of f.evidence) lines.push(...renderEvidence(e, c));
+  if (f.remediation) {
+    lines.push(`    fix: ${f.remediation.summary}${f.remediation.needsApproval ? ' (needs approval)' : ''}`);
+    for (const d of f.remediation.diff ?? []) lines.push(`      ${d.startsWith('+') ? c.green(d) : d.startsWith('-') ? c.red(d) : d}`);
+    if (f.remediation.manual) lines.push(...f.remediation.manual.split('\n').map((l) => `      ${l}`));
+  }
+  return lines;
+}
+
+function renderEvidence(e: Evidence, c: Colors): string[] {
+  if (e.kind === 'log') {
+    const head = `    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}${e.previous ? ' --previous' : ''}${e.truncated ? ' (excerpt, lines left out)' : ''}:`;
+    const width = String(Math.max(0, ...(e.lineNumbers ?? [0]))).length;
+    return [head, ...(e.excerpt ?? []).map((l, i) => `      ${c.dim(String(e.lineNumbers?.[i] ?? '').padStart(width))} ${l}`)];
+  }
+  if (e.kind === 'hop') {
+    const mark = e.state === 'ok' ? c.green('ok') : e.state === 'missing' ? c.red('missing') : e.state === 'failing' ? c.red('failing') : '?';
+    return [`    ${mark.padEnd(7)} ${e.ref} — ${e.text ?? ''}`];
+  }
+  if (e.kind === 'link') return [`    ${e.text ?? 'link'}: ${e.url ?? ''}`];
+  return [`    ${e.kind === 'note' ? '' : `${e.kind}: `}${e.text ?? ''}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`];
+}
+
+interface Colors {
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+}
+
+function colors(on: boolean): Colors {
+  const wrap = (code: string) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+  return { bold: wrap('1'), red: wrap('31'), green: wrap('32'), yellow: wrap('33'), dim: wrap('2') };
+}
