@@ -8,7 +8,7 @@ const RULES: ReadonlyArray<[RegExp, string]> = [
   // -----BEGIN ... PRIVATE KEY----- ... -----END ... PRIVATE KEY-----
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, `-----BEGIN PRIVATE KEY----- ${MASK}`],
   // scheme://user:password@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/@'"]+):([^\s@/'"]+)@/gi, `$1$2:${MASK}@`],
+  [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/@'"]+):([^\s@'"]+?)@/gi, `$1$2:${MASK}@`],
   // Authorization: Bearer xyz / "authorization": "Basic xyz"
   [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(bearer|basic|token|aws4-hmac-sha256)\s+)?[^\s"',;]+(?:[^\n"']*)?/gi, `$1$2 ${MASK}`],
   // X-Api-Key: value, x-auth-token=value

@@ -1,0 +1,52 @@
+/**
+ * Every scenario folder is a test: the snapshot is served by the cluster simulator over HTTP and
+ * diagnosed through @kubernetes/client-node, exactly as a live cluster would be. Afterwards, every
+ * code a registered playbook emits must have been produced by at least one scenario.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
+import { diagnosisConfigFrom } from '../../src/cli/diagnose-command.js';
+import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { kubeConfigForServer } from '../../src/kube/client.js';
+import { renderJsonReport } from '../../src/render/json-report.js';
+import { renderTextReport } from '../../src/render/text-report.js';
+import { startSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { listScenarios } from '../support/scenarios.js';
+
+const scenarios = listScenarios();
+const produced = new Set<string>();
+
+describe('scenarios', () => {
+  it('exist', () => {
+    expect(scenarios.length).toBeGreaterThan(20);
+  });
+
+  it.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
+    const snapshot = await loadSnapshot(scenario.dir);
+    const simulator = await startSimulator({ snapshot, port: 0 });
+    try {
+      const config = snapshot.config !== undefined ? diagnosisConfigFrom(snapshot.config, 'config.yaml') : {};
+      const report = await diagnose(kubeConfigForServer(simulator.url), scenario.expect.target, { config, now: () => new Date('2024-06-01T00:00:00Z') });
+      const codes = report.findings.map((f) => f.code);
+      codes.forEach((c) => produced.add(c));
+      const summary = `${scenario.name}: got ${codes.join(', ')}`;
+      for (const code of scenario.expect.must) expect({ summary, has: codes.includes(code as never) }).toEqual({ summary, has: true });
+      for (const code of scenario.expect.mustNot) expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({ summary, forbidden: code, has: false });
+      if (scenario.expect.rootCause) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
+      const outputs = [renderJsonReport(report), renderTextReport(report)];
+      for (const secret of scenario.expect.mustNotContain) for (const out of outputs) expect(out).not.toContain(secret);
+      // the diagnosis reads what the evidence needs, and no more
+      expect(report.stats.apiRequests).toBeLessThanOrEqual(20);
+      expect(report.stats.apiRequests).toBe(simulator.requests.length);
+    } finally {
+      await simulator.close();
+    }
+  });
+
+  // runs after the scenarios above (tests in a file run in order)
+  it('every code a playbook emits is produced by some scenario', () => {
+    const emitted = new Set(ALL_PLAYBOOKS.flatMap((p) => p.emits));
+    expect([...emitted].filter((c) => !produced.has(c))).toEqual([]);
+  });
+});

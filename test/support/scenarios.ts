@@ -1,0 +1,46 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+/** The scenario folders under test/scenarios that carry an expect.yaml, with their expectations. */
+export interface ScenarioExpect {
+  target: { namespace: string; name: string };
+  must: string[];
+  mustNot: string[];
+  rootCause?: string;
+  mustNotContain: string[];
+  source?: string;
+  summary?: string;
+}
+
+export interface Scenario {
+  name: string;
+  dir: string;
+  expect: ScenarioExpect;
+}
+
+export const SCENARIOS_DIR = path.resolve('test/scenarios');
+
+export function listScenarios(): Scenario[] {
+  if (!existsSync(SCENARIOS_DIR)) return [];
+  return readdirSync(SCENARIOS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(SCENARIOS_DIR, d.name, 'expect.yaml')))
+    .map((d) => {
+      const dir = path.join(SCENARIOS_DIR, d.name);
+      const raw = parseYaml(readFileSync(path.join(dir, 'expect.yaml'), 'utf8')) as Partial<ScenarioExpect> & { target: ScenarioExpect['target'] };
+      return {
+        name: d.name,
+        dir,
+        expect: {
+          target: raw.target,
+          must: raw.must ?? [],
+          mustNot: raw.mustNot ?? [],
+          rootCause: raw.rootCause,
+          mustNotContain: raw.mustNotContain ?? [],
+          source: raw.source,
+          summary: raw.summary,
+        },
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

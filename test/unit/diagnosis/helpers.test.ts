@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import { lacksBestEffortProbes } from '../../../playbooks/ingress-probes.js';
+import { parseGatewayRef } from '../../../playbooks/request-flow.js';
+import { registryOf } from '../../../playbooks/tag-resolution.js';
+import { closeNames } from '../../../src/diagnosis/close-names.js';
+import { formatMemory, parseMemory } from '../../../src/diagnosis/memory-remediation.js';
+import { dns1123LabelError } from '../../../src/kube/names.js';
+
+describe('small helpers', () => {
+  it('knows which Knative releases lack best-effort probes', () => {
+    expect(['v0.10.0', 'v0.11.1', 'v0.12.1', 'v0.13.0'].map(lacksBestEffortProbes)).toEqual([true, true, true, true]);
+    expect(['v0.11.2', 'v0.14.0', 'v1.10.1', 'garbage'].map(lacksBestEffortProbes)).toEqual([false, false, false, false]);
+  });
+
+  it('parses gateway references in both notations', () => {
+    expect(parseGatewayRef('knative-ingress-gateway.knative-serving', 'default')).toEqual({ name: 'knative-ingress-gateway', namespace: 'knative-serving' });
+    expect(parseGatewayRef('kubeflow/kubeflow-gateway', 'default')).toEqual({ name: 'kubeflow-gateway', namespace: 'kubeflow' });
+    expect(parseGatewayRef('my-gateway', 'ns')).toEqual({ name: 'my-gateway', namespace: 'ns' });
+  });
+
+  it('finds the registry of an image', () => {
+    expect(registryOf('123456789012.dkr.ecr.us-west-2.amazonaws.com/my-model:v1')).toBe('123456789012.dkr.ecr.us-west-2.amazonaws.com');
+    expect(registryOf('kserve/sklearnserver:v0.11.0')).toBe('index.docker.io');
+    expect(registryOf('localhost:5000/m:1')).toBe('localhost:5000');
+  });
+
+  it('suggests close names', () => {
+    expect(closeNames('sklearn-irsi', ['sklearn-iris', 'sklearn-iris-v2', 'flowers'])).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect(closeNames('xyz', ['flowers'])).toEqual([]);
+  });
+
+  it('doubles memory quantities in readable units', () => {
+    expect(parseMemory('256Mi')).toBe(256 * 1024 * 1024);
+    expect(formatMemory(parseMemory('256Mi')! * 2)).toBe('512Mi');
+    expect(formatMemory(parseMemory('1Gi')! * 2)).toBe('2Gi');
+    expect(parseMemory('lots')).toBeUndefined();
+  });
+
+  it('rejects names that are not DNS-1123 labels', () => {
+    expect(dns1123LabelError('sklearn-iris', 'name')).toBeNull();
+    expect(dns1123LabelError('Sklearn_Iris', 'name')).toMatch(/not a valid name/);
+    expect(dns1123LabelError('a'.repeat(64), 'name')).toMatch(/longer than 63/);
+  });
+});

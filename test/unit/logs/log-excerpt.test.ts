@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { excerptLog, findTracebacks } from '../../../src/logs/log-excerpt.js';
+
+const SEED_STORAGE_LOG = `[I 200517 03:56:19 initializer-entrypoint:13] Initializing, args: src_uri [gs://kfserving-samples/models/sklearn/iris-1] dest_path[ [/mnt/models]
+[I 200517 03:56:19 storage:35] Copying contents of gs://kfserving-samples/models/sklearn/iris-1 to local
+Traceback (most recent call last):
+  File "/storage-initializer/scripts/initializer-entrypoint", line 14, in <module>
+    kfserving.Storage.download(src_uri, dest_path)
+  File "/usr/local/lib/python3.7/site-packages/kfserving/storage.py", line 48, in download
+    Storage._download_gcs(uri, out_dir)
+  File "/usr/local/lib/python3.7/site-packages/kfserving/storage.py", line 116, in _download_gcs
+    The path or model %s does not exist." % (uri))
+RuntimeError: Failed to fetch model. The path or model gs://kfserving-samples/models/sklearn/iris-1 does not exist.
+[I 200517 03:40:19 initializer-entrypoint:13] Initializing, args: src_uri [gs://kfserving-samples/models/sklearn/iris] dest_path[ [/mnt/models]
+[I 200517 03:40:20 storage:60] Successfully copied gs://kfserving-samples/models/sklearn/iris to /mnt/models
+`;
+
+describe('excerptLog', () => {
+  it('keeps the traceback from Traceback to the exception line, with line numbers', () => {
+    const e = excerptLog(SEED_STORAGE_LOG, { match: /does not exist/ });
+    expect(e.lines[0]).toContain('Copying contents');
+    expect(e.lines).toContain('Traceback (most recent call last):');
+    expect(e.lines.at(-1)).toMatch(/^RuntimeError: Failed to fetch model/);
+    expect(e.lineNumbers[0]).toBe(2);
+    expect(e.lineNumbers.at(-1)).toBe(10);
+    expect(e.lines.join('\n')).not.toContain('Successfully copied');
+    expect(e.truncated).toBe(false);
+  });
+
+  it('finds a bare exception name (StopIteration) as the end of a traceback', () => {
+    const log = ['noise', 'Traceback (most recent call last):', '  File "x.py", line 1, in <module>', '    model_file = next(path for path in paths)', 'StopIteration', 'after'].join('\n');
+    expect(findTracebacks(log.split('\n'))).toEqual([[1, 4]]);
+  });
+
+  it('cuts a long traceback to the limit and says so', () => {
+    const frames = Array.from({ length: 60 }, (_, i) => `  File "f${i}.py", line ${i}, in g\n    call()`).join('\n');
+    const log = `start\nTraceback (most recent call last):\n${frames}\nValueError: boom\n`;
+    const e = excerptLog(log, { maxLines: 20 });
+    expect(e.lines.length).toBeLessThanOrEqual(20);
+    expect(e.lines.at(-1)).toBe('ValueError: boom');
+    expect(e.truncated).toBe(true);
+  });
+
+  it('falls back to error lines when there is no traceback', () => {
+    const e = excerptLog('ok\nstill ok\nERROR failed to bind port 8080\nok\n');
+    expect(e.lines).toEqual(['ERROR failed to bind port 8080']);
+    expect(e.lineNumbers).toEqual([3]);
+  });
+});

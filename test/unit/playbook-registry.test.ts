@@ -1,0 +1,20 @@
+/** Every playbook file is registered once in playbooks/index.ts, with an id equal to its file name. */
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
+import { isFindingCode } from '../../src/diagnosis/finding-codes.js';
+
+describe('playbook registry', () => {
+  const files = readdirSync(path.resolve('playbooks'))
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .map((f) => f.replace(/\.ts$/, ''));
+
+  it('registers every playbook file, each once', () => {
+    expect(ALL_PLAYBOOKS.map((p) => p.id).sort()).toEqual(files.sort());
+  });
+
+  it('declares only catalog codes', () => {
+    for (const p of ALL_PLAYBOOKS) for (const code of p.emits) expect(isFindingCode(code)).toBe(true);
+  });
+});
