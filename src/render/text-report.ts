@@ -6,9 +6,10 @@ export function renderTextReport(report: Report, options: { color?: boolean } = 
   const { namespace, name } = report.target;
   const out: string[] = [];
   const root = report.findings[0];
+  const shownLogs = new Set<string>();
   if (report.rootCause && root) {
     out.push(c.bold(`${namespace}/${name}: ${report.ready ? 'Ready, but' : 'not ready'} — root cause ${c.red(root.code)}`));
-    out.push(...renderFinding(root, c, true));
+    out.push(...renderFinding(root, c, true, shownLogs));
   } else {
     out.push(c.bold(`${namespace}/${name}: ${c.green('ready')}`));
   }
@@ -16,18 +17,29 @@ export function renderTextReport(report: Report, options: { color?: boolean } = 
   if (rest.length > 0) {
     out.push('');
     out.push(c.bold(report.rootCause ? 'Also found:' : 'Findings:'));
-    for (const f of rest) out.push(...renderFinding(f, c, false));
+    for (const f of rest) out.push(...renderFinding(f, c, false, shownLogs));
   }
   out.push('');
   out.push(c.dim(`${report.stats.apiRequests} API requests in ${report.stats.durationMs} ms${report.target.apiVersion ? ` (${report.target.apiVersion})` : ''}`));
   return out.join('\n') + '\n';
 }
 
-function renderFinding(f: Finding, c: Colors, isRoot: boolean): string[] {
+function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Set<string>): string[] {
   const sev = f.severity === 'error' ? c.red('error') : f.severity === 'warning' ? c.yellow('warning') : c.dim('info');
   const lines = [`${isRoot ? '' : '\n'}  [${f.code}] ${sev} ${f.title}${f.consequenceOf ? c.dim(` (consequence of ${f.consequenceOf})`) : ''}`];
   lines.push(c.dim(`    subject: ${f.subject}`));
-  for (const e of f.evidence) lines.push(...renderEvidence(e, c));
+  for (const e of f.evidence) {
+    if (e.kind === 'log') {
+      // the same excerpt under a consequence: point at it instead of printing it again
+      const key = `${e.ref}|${e.container}|${e.previous}|${e.lineNumbers?.join(',')}`;
+      if (shownLogs.has(key)) {
+        lines.push(c.dim(`    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}: the excerpt shown above`));
+        continue;
+      }
+      shownLogs.add(key);
+    }
+    lines.push(...renderEvidence(e, c));
+  }
   if (f.remediation) {
     lines.push(`    fix: ${f.remediation.summary}${f.remediation.needsApproval ? ' (needs approval)' : ''}`);
     for (const d of f.remediation.diff ?? []) lines.push(`      ${d.startsWith('+') ? c.green(d) : d.startsWith('-') ? c.red(d) : d}`);
@@ -47,7 +59,8 @@ function renderEvidence(e: Evidence, c: Colors): string[] {
     return [`    ${mark.padEnd(7)} ${e.ref} — ${e.text ?? ''}`];
   }
   if (e.kind === 'link') return [`    ${e.text ?? 'link'}: ${e.url ?? ''}`];
-  return [`    ${e.kind === 'note' ? '' : `${e.kind}: `}${e.text ?? ''}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`];
+  const [first = '', ...more] = (e.text ?? '').split('\n');
+  return [`    ${e.kind === 'note' ? '' : `${e.kind}: `}${first}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`, ...more.map((l) => `      ${l}`)];
 }
 
 interface Colors {
