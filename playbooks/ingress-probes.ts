@@ -24,7 +24,16 @@ import { splitLogLines } from '../src/logs/log-excerpt.js';
 
 const CONTROLLER_SELECTOR = 'app in (networking-istio,net-istio-controller)';
 const GATEWAY_SELECTOR = 'app=istio-ingressgateway';
-const PROBE_STATUS = /got (\d{3})|unexpected status code[^0-9]*(\d{3})|"\s(\d{3})\s(?:UAEX|UAEX,|-|NR|URX)/;
+/** "... want [200], got 403" (prober), or an envoy access line '"GET / HTTP/1.1" 302 UAEX'. */
+const PROBE_STATUS = [/\bgot (\d{3})\b/, /"\s(\d{3})\s(?:UAEX|-|NR|URX|UAEX,)/, /status(?: code)?[ :=]+(\d{3})\b/i];
+
+export function probeStatusOf(line: string): number | undefined {
+  for (const pattern of PROBE_STATUS) {
+    const m = pattern.exec(line);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
 
 export const ingressProbes: Playbook = {
   id: 'ingress-probes',
@@ -112,9 +121,8 @@ async function linesAbout(ctx: DiagnosisContext, pods: V1Pod[], hosts: string[])
       const ref = refOf('Pod', ns, pod.metadata?.name ?? '?');
       return splitLogLines(log.text ?? '').flatMap((line, i) => {
         if (!hosts.some((h) => line.includes(h))) return [];
-        const m = PROBE_STATUS.exec(line);
-        const status = m ? Number(m[1] ?? m[2] ?? m[3]) : undefined;
-        return [{ ref, container, line, lineNumber: i + 1, status: status && status !== 200 && status !== 404 ? status : undefined }];
+        const status = probeStatusOf(line);
+        return [{ ref, container, line: condenseJsonLogLine(line), lineNumber: i + 1, status: status && status !== 200 && status !== 404 ? status : undefined }];
       });
     }),
   );
@@ -122,7 +130,7 @@ async function linesAbout(ctx: DiagnosisContext, pods: V1Pod[], hosts: string[])
 }
 
 function logEvidence(lines: ProbeLine[], first: ProbeLine): Evidence {
-  const same = lines.filter((l) => l.ref === first.ref).slice(-8);
+  const same = lines.filter((l) => l.ref === first.ref).slice(-4);
   return { kind: 'log', ref: first.ref, container: first.container, excerpt: same.map((l) => l.line), lineNumbers: same.map((l) => l.lineNumber), truncated: lines.length > same.length };
 }
 
@@ -171,4 +179,16 @@ export function lacksBestEffortProbes(version: string): boolean {
   if (minor < 11) return true;
   if (minor === 11) return patch < 2;
   return minor === 12 || minor === 13;
+}
+
+/** A Knative JSON log line as "ts level logger: msg" (no stacktrace); other lines unchanged. */
+export function condenseJsonLogLine(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const o = JSON.parse(line) as Record<string, unknown>;
+    if (typeof o.msg !== 'string') return line;
+    return [o.ts, o.level, o.logger ? `${String(o.logger)}:` : undefined, o.msg].filter((x) => x !== undefined).join(' ');
+  } catch {
+    return line;
+  }
 }

@@ -66,8 +66,8 @@ export const requestFlow: Playbook = {
       finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
     ];
 
-    const ingressIsTheProblem = !isReady(ctx.target.isvc) && conditionOf(ctx.target.isvc, 'IngressReady')?.status !== 'True' && services.length > 0 && services.every((s) => conditionOf(s, 'ConfigurationsReady')?.status === 'True');
-    if (!ingressIsTheProblem) return out;
+    if (isReady(ctx.target.isvc)) return out;
+    // A VirtualService that references a Gateway the cluster does not have.
     if (topLevel && !gateway) {
       out.push(
         finding('GATEWAY_MISSING', {
@@ -80,9 +80,12 @@ export const requestFlow: Playbook = {
         }),
       );
     }
-    if (!topLevel) {
-      out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)'));
-    }
+    // KFServing/KServe create the top-level VirtualService only once every component's Knative
+    // Service is ready, and Knative creates its own only once the route is: a missing one is a
+    // finding only when what comes before it on the path is ready.
+    const servicesReady = services.length > 0 && services.every((s) => isReady(s));
+    if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
+    if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)'));
     for (const { ksvc, vs } of knativeVs) {
       if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`));
     }

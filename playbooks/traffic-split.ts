@@ -111,7 +111,14 @@ function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Pod[], p
 /** Iter8-style routing: a VirtualService named after the app that routes between InferenceServices. */
 function iter8Routes(ctx: DiagnosisContext, virtualServices: KubeObject[]): Evidence[] {
   const app = ctx.target.isvc.metadata.labels?.['app.kubernetes.io/name'];
-  const vs = virtualServices.find((v) => v.metadata.name !== ctx.target.name && (v.metadata.name === app || JSON.stringify(v.spec ?? {}).includes(`${ctx.target.name}-predictor`)));
+  // Iter8's routing VirtualService is named after the application (app.kubernetes.io/name) and
+  // routes between the primary and the candidate InferenceServices; Knative's own are not it.
+  const vs = virtualServices.find(
+    (v) =>
+      v.metadata.name !== ctx.target.name &&
+      !Object.keys(v.metadata.labels ?? {}).some((k) => k.includes('knative.dev')) &&
+      (v.metadata.name === app || (Object.keys(v.metadata.labels ?? {}).some((k) => k.startsWith('iter8')) && JSON.stringify(v.spec ?? {}).includes(ctx.target.name))),
+  );
   if (!vs || !Array.isArray(vs.spec?.http)) return [];
   const ref = refOf('VirtualService', ctx.target.namespace, vs.metadata.name);
   return (vs.spec.http as Array<Record<string, unknown>>).flatMap((route) => {

@@ -42,3 +42,13 @@ describe('small helpers', () => {
     expect(dns1123LabelError('a'.repeat(64), 'name')).toMatch(/longer than 63/);
   });
 });
+
+describe('probeStatusOf', () => {
+  it('reads the status the prober got, not the one it wanted', async () => {
+    const { probeStatusOf } = await import('../../../playbooks/ingress-probes.js');
+    expect(probeStatusOf('error: unexpected status code: want [200], got 403 (depth: 0)')).toBe(403);
+    expect(probeStatusOf('[2020-02-11T18:16:21.420Z] "GET / HTTP/1.1" 302 UAEX "-" "-" 0 269 21 21')).toBe(302);
+    expect(probeStatusOf('"GET / HTTP/1.1" 404 NR "-"')).toBe(404);
+    expect(probeStatusOf('Reconcile succeeded')).toBeUndefined();
+  });
+});
