@@ -1,0 +1,66 @@
+/**
+ * What a valid `/isvc diagnose` does after the ack: join the diagnosis already running for that
+ * InferenceService (a note in its thread, or a new root message in another channel subscribed to it),
+ * or post the root message "Diagnosing ns/name…" and add the job. Redis trouble surfaces as
+ * QueueUnavailableError (the caller answers "queue unavailable, try again"); a root message already
+ * posted is turned into that answer too.
+ */
+import type { TargetRef } from '../diagnosis/types.js';
+import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { Subscriber } from '../queue/job-data.js';
+import { QueueUnavailableError } from '../queue/queue-errors.js';
+import { renderJoined, renderProgress, renderQueueUnavailable } from '../render/slack/index.js';
+import type { SlackPoster } from './slack-poster.js';
+
+export interface DiagnosisRequest {
+  target: TargetRef;
+  channel: string;
+  user: string;
+  /** When asked inside a thread (an app mention there), the answers go to that thread. */
+  threadTs?: string;
+}
+
+export type RequestOutcome = { kind: 'queued'; jobId: string; rootTs: string } | { kind: 'joined'; jobId: string; threadTs: string };
+
+export interface RequestDeps {
+  queue: DiagnosisQueue;
+  poster: SlackPoster;
+}
+
+const MAX_TRIES = 6;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest): Promise<RequestOutcome> {
+  let rootTs: string | null = null;
+  const subscriber = (): Subscriber => ({ channel: req.channel, threadTs: req.threadTs ?? rootTs!, rootTs: rootTs!, user: req.user });
+  const postRoot = async () => {
+    rootTs ??= await deps.poster.post(req.channel, renderProgress(req.target, { phase: 'queued' }, req.user), req.threadTs);
+  };
+  try {
+    for (let attempt = 0; attempt < MAX_TRIES; attempt += 1) {
+      const running = rootTs ? null : await deps.queue.running(req.target);
+      if (running) {
+        const same = running.subscribers.find((s) => s.channel === req.channel && (!req.threadTs || s.threadTs === req.threadTs));
+        if (same && (await deps.queue.join(running.jobId, { ...same, user: req.user }))) {
+          await deps.poster.post(req.channel, renderJoined(req.target, req.user), same.threadTs);
+          return { kind: 'joined', jobId: running.jobId, threadTs: same.threadTs };
+        }
+        if (!same) {
+          await postRoot();
+          if (await deps.queue.join(running.jobId, subscriber())) return { kind: 'joined', jobId: running.jobId, threadTs: subscriber().threadTs };
+        }
+      } else {
+        await postRoot();
+        const added = await deps.queue.add(req.target, subscriber());
+        if (added.created) return { kind: 'queued', jobId: added.jobId, rootTs: rootTs! };
+        if (await deps.queue.join(added.jobId, subscriber())) return { kind: 'joined', jobId: added.jobId, threadTs: subscriber().threadTs };
+      }
+      // The running job is posting its answers right now: its deduplication key goes away in a moment.
+      await sleep(100 * (attempt + 1));
+    }
+    throw new QueueUnavailableError('the running diagnosis did not finish in time to start a new one');
+  } catch (error) {
+    if (error instanceof QueueUnavailableError && rootTs) await deps.poster.update(req.channel, rootTs, renderQueueUnavailable()).catch(() => undefined);
+    throw error;
+  }
+}

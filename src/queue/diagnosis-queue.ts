@@ -1,0 +1,106 @@
+/**
+ * The producer side of the diagnosis queue (BullMQ on Redis). One job per InferenceService at a
+ * time: jobs carry a deduplication id per namespace/name, so a second request while one is queued or
+ * running gets the running job's id back and joins it instead of adding a second job. Every Redis
+ * call made on behalf of a Slack request has a deadline and fails as QueueUnavailableError.
+ */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { TargetRef } from '../diagnosis/types.js';
+import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { withQueueDeadline } from './queue-errors.js';
+import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
+import { SubscriberStore } from './subscriber-store.js';
+
+export interface DiagnosisQueueOptions {
+  redisUrl: string;
+  /** BullMQ queue name (letters, digits, - and _). */
+  name: string;
+  /** BullMQ key prefix, default "bull". */
+  prefix?: string;
+  attempts: number;
+  backoffMs: number;
+  /** Deadline for each Redis call made while answering Slack. */
+  opTimeoutMs?: number;
+  logger?: ConnectionLogger;
+}
+
+export interface RunningDiagnosis {
+  jobId: string;
+  /** Every thread waiting on it, the first requester's first. */
+  subscribers: Subscriber[];
+}
+
+export class DiagnosisQueue {
+  readonly queue: Queue<JobData>;
+  readonly store: SubscriberStore;
+  readonly connection: Redis;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: DiagnosisQueueOptions) {
+    this.connection = createRedisConnection(options.redisUrl, 'producer', options.logger);
+    const prefix = options.prefix ?? 'bull';
+    this.queue = new Queue<JobData>(options.name, {
+      connection: this.connection,
+      prefix,
+      defaultJobOptions: {
+        attempts: options.attempts,
+        backoff: { type: 'exponential', delay: options.backoffMs },
+        removeOnComplete: { count: 1000, age: 7 * 24 * 3600 },
+        removeOnFail: { count: 1000, age: 7 * 24 * 3600 },
+      },
+    });
+    this.queue.on('error', (error) => options.logger?.warn(`queue: ${error.message}`));
+    this.store = new SubscriberStore(this.connection, `${prefix}:${options.name}`);
+    this.timeoutMs = options.opTimeoutMs ?? 1500;
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** The job diagnosing this InferenceService now (queued, running or waiting to retry), with its threads. */
+  async running(target: TargetRef): Promise<RunningDiagnosis | null> {
+    return withQueueDeadline('find running diagnosis', this.timeoutMs, async () => {
+      const jobId = await this.queue.getDeduplicationJobId(diagnosisDedupId(target));
+      if (!jobId) return null;
+      const job = await this.queue.getJob(jobId);
+      if (!job) return null;
+      const first = (job.data as DiagnoseJobData).subscriber;
+      const joined = await this.store.list(jobId);
+      return { jobId, subscribers: first ? [first, ...joined] : joined };
+    });
+  }
+
+  /**
+   * Adds a diagnosis job for the subscriber's thread, or finds the one already there.
+   * `created: false` means another request won the race: join `jobId` instead.
+   */
+  async add(target: TargetRef, subscriber: Subscriber, now = new Date()): Promise<{ jobId: string; created: boolean }> {
+    const jobId = newDiagnosisJobId(target, now.getTime());
+    const data: DiagnoseJobData = { kind: 'diagnose', target: { namespace: target.namespace, name: target.name }, subscriber, requestedAt: now.toISOString() };
+    const opts: JobsOptions = { jobId, deduplication: { id: diagnosisDedupId(target) } };
+    const job = await withQueueDeadline('add diagnosis job', this.timeoutMs, () => this.queue.add('diagnose', data, opts));
+    return { jobId: job.id ?? jobId, created: job.id === jobId };
+  }
+
+  /** Adds a thread to a running job; false when that job is already posting its answers. */
+  async join(jobId: string, subscriber: Subscriber): Promise<boolean> {
+    return withQueueDeadline('join running diagnosis', this.timeoutMs, () => this.store.join(jobId, subscriber));
+  }
+
+  async addStatus(data: StatusJobData): Promise<string> {
+    const job = await withQueueDeadline('add status job', this.timeoutMs, () => this.queue.add('status', data, { attempts: 2 }));
+    return job.id ?? '';
+  }
+
+  /** For /readyz. */
+  async ping(): Promise<void> {
+    await withQueueDeadline('ping', this.timeoutMs, () => this.connection.ping());
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.connection.disconnect();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * What a job carries, validated when the worker picks it up (bad data → UnrecoverableError, no retry).
+ * A subscriber is one Slack thread that waits for a diagnosis: the worker replies in `threadTs`
+ * and turns the message `rootTs` into the verdict.
+ */
+import { z } from 'zod';
+
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** InferenceService names: DNS-1123 labels (Knative builds host names from them). */
+export const isvcName = z.string().max(63).regex(DNS1123_LABEL, 'not a DNS-1123 name');
+
+export const subscriberSchema = z.object({
+  channel: z.string().min(1),
+  /** The thread the results go to. */
+  threadTs: z.string().min(1),
+  /** The bot's "Diagnosing …" message, updated to the verdict. */
+  rootTs: z.string().min(1),
+  /** Who asked (a Slack user id). */
+  user: z.string().min(1),
+});
+export type Subscriber = z.infer<typeof subscriberSchema>;
+
+export const targetSchema = z.object({ namespace: isvcName, name: isvcName });
+
+export const diagnoseJobSchema = z.object({
+  kind: z.literal('diagnose'),
+  target: targetSchema,
+  subscriber: subscriberSchema,
+  requestedAt: z.string(),
+});
+export type DiagnoseJobData = z.infer<typeof diagnoseJobSchema>;
+
+export const statusJobSchema = z.object({
+  kind: z.literal('status'),
+  namespace: isvcName,
+  channel: z.string().min(1),
+  user: z.string().min(1),
+  threadTs: z.string().min(1).optional(),
+});
+export type StatusJobData = z.infer<typeof statusJobSchema>;
+
+export const jobDataSchema = z.discriminatedUnion('kind', [diagnoseJobSchema, statusJobSchema]);
+export type JobData = z.infer<typeof jobDataSchema>;
+
+/** Deduplication id for "the diagnosis of this InferenceService" (BullMQ ids cannot contain ':'). */
+export function diagnosisDedupId(target: { namespace: string; name: string }): string {
+  return `diagnose__${target.namespace}__${target.name}`;
+}
+
+/** A fresh job id for one diagnosis run. */
+export function newDiagnosisJobId(target: { namespace: string; name: string }, now = Date.now()): string {
+  return `${diagnosisDedupId(target)}__${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function sameThread(a: Subscriber, b: Pick<Subscriber, 'channel' | 'threadTs'>): boolean {
+  return a.channel === b.channel && a.threadTs === b.threadTs;
+}

@@ -1,0 +1,107 @@
+/**
+ * The worker's processor, a plain async function: validates the job, runs the diagnosis (or the
+ * namespace status), and answers every waiting thread. ClusterUnreachableError is rethrown so
+ * BullMQ retries with backoff (the root message says so); after the last attempt the threads get a
+ * CLUSTER_UNREACHABLE message. Bad job data is an UnrecoverableError (no retries).
+ */
+import { UnrecoverableError } from 'bullmq';
+import type { Report, TargetRef } from '../diagnosis/types.js';
+import { ClusterUnreachableError } from '../kube/errors.js';
+import type { SlackPoster } from '../bot/slack-poster.js';
+import { renderClusterUnreachable, renderJobFailed, renderProgress, renderReportMessages, renderStatus, renderVerdict, type IsvcStatus, type SlackMessage } from '../render/slack/index.js';
+import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import type { SubscriberStore } from './subscriber-store.js';
+
+/** The parts of a BullMQ Job the processor reads. */
+export interface JobLike {
+  id?: string;
+  data: unknown;
+  attemptsMade: number;
+  opts: { attempts?: number };
+}
+
+export interface JobDeps {
+  diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
+  listStatus(namespace: string, signal?: AbortSignal): Promise<IsvcStatus[]>;
+  poster: SlackPoster;
+  store: SubscriberStore;
+  /** The queue's backoff base, to say when the next attempt comes. */
+  backoffMs: number;
+  onDiagnosis?(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
+  warn?(message: string): void;
+}
+
+export type DiagnosisOutcome = 'reported' | 'cluster-unreachable' | 'failed';
+export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number };
+
+export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+  const parsed = jobDataSchema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`JOB_DATA_INVALID: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (parsed.data.kind === 'status') return processStatus(parsed.data, deps, signal);
+  return processDiagnosis(job, parsed.data, deps, signal);
+}
+
+async function processStatus(data: StatusJobData, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+  const items = await deps.listStatus(data.namespace, signal);
+  await deps.poster.post(data.channel, renderStatus(data.namespace, items), data.threadTs);
+  return { outcome: 'status', count: items.length };
+}
+
+/** Distinct threads, the first requester's first. */
+function threads(first: Subscriber, joined: Subscriber[]): Subscriber[] {
+  const seen = new Set<string>();
+  return [first, ...joined].filter((s) => {
+    const key = `${s.channel}/${s.threadTs}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+  const attempt = job.attemptsMade + 1;
+  const attempts = job.opts.attempts ?? 1;
+  const root = data.subscriber;
+  const started = Date.now();
+  const quietly = (p: Promise<unknown>) => p.catch((e: unknown) => deps.warn?.(`slack: ${e instanceof Error ? e.message : String(e)}`));
+  await quietly(deps.poster.update(root.channel, root.rootTs, renderProgress(data.target, { phase: 'running', attempt }, root.user)));
+  let report: Report;
+  try {
+    report = await deps.diagnose(data.target, signal);
+  } catch (error) {
+    const last = attempt >= attempts;
+    if (error instanceof ClusterUnreachableError && !last) {
+      const delayMs = deps.backoffMs * 2 ** (attempt - 1);
+      await quietly(deps.poster.update(root.channel, root.rootTs, renderProgress(data.target, { phase: 'retrying', attempt, delayMs, reason: error.message }, root.user)));
+      throw error;
+    }
+    if (!last && !(error instanceof UnrecoverableError)) throw error;
+    const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
+    const unreachable = error instanceof ClusterUnreachableError;
+    const message = unreachable ? renderClusterUnreachable(data.target, error.message, attempts) : renderJobFailed(data.target, codeOf(error));
+    await answer(deps, subs, [message], message);
+    deps.onDiagnosis?.(unreachable ? 'cluster-unreachable' : 'failed', null, (Date.now() - started) / 1000);
+    if (unreachable) return { outcome: 'cluster-unreachable', rootCause: 'CLUSTER_UNREACHABLE', threads: subs.length };
+    throw error;
+  }
+  const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
+  await answer(deps, subs, renderReportMessages(report), renderVerdict(report));
+  await deps.store.forget(job.id ?? '').catch(() => undefined);
+  deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
+  return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };
+}
+
+/** Replies in every thread, then turns each root message into the verdict. */
+async function answer(deps: JobDeps, subs: Subscriber[], replies: SlackMessage[], verdict: SlackMessage): Promise<void> {
+  await Promise.all(
+    subs.map(async (s) => {
+      for (const reply of replies) await deps.poster.post(s.channel, reply, s.threadTs);
+      await deps.poster.update(s.channel, s.rootTs, verdict);
+    }),
+  );
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'INTERNAL_ERROR';
+}

@@ -1,0 +1,64 @@
+/** Shared set-up for the queue integration tests: a unique queue on the harness Redis, the fake Slack API, real WebClient. */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createSlackPoster, createSlackWebClient } from '../../src/bot/slack-poster.js';
+import type { Report, TargetRef } from '../../src/diagnosis/types.js';
+import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
+import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
+import type { JobDeps } from '../../src/queue/process-job.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+
+export function redisUrl(): string {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error('REDIS_URL is not set: the test harness (test/support/global-setup.ts) starts a redis-server');
+  return url;
+}
+
+export interface QueueHarness {
+  name: string;
+  slack: FakeSlackApi;
+  queue: DiagnosisQueue;
+  deps: JobDeps;
+  startWorker(concurrency?: number): ReturnType<typeof createDiagnosisWorker>;
+  close(): Promise<void>;
+}
+
+export async function startQueueHarness(
+  diagnose: (target: TargetRef) => Promise<Report>,
+  options: { redisUrl?: string; attempts?: number; backoffMs?: number } = {},
+): Promise<QueueHarness> {
+  const url = options.redisUrl ?? redisUrl();
+  const name = `test-${randomUUID().slice(0, 8)}`;
+  const slack = await startFakeSlackApi();
+  const client = createSlackWebClient({ botToken: 'xoxb-test', apiUrl: slack.apiUrl, retries: 3 });
+  const queue = new DiagnosisQueue({ redisUrl: url, name, attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 100, opTimeoutMs: 1500 });
+  const deps: JobDeps = {
+    diagnose,
+    listStatus: async () => [],
+    poster: createSlackPoster(client),
+    store: queue.store,
+    backoffMs: options.backoffMs ?? 100,
+  };
+  const workers: Array<ReturnType<typeof createDiagnosisWorker>> = [];
+  return {
+    name,
+    slack,
+    queue,
+    deps,
+    startWorker: (concurrency = 2) => {
+      const w = createDiagnosisWorker({ redisUrl: url, name, concurrency }, deps);
+      workers.push(w);
+      return w;
+    },
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      await queue.queue.obliterate({ force: true }).catch(() => undefined);
+      const redis = new Redis(url);
+      const keys = await redis.keys(`bull:${name}:*`).catch(() => [] as string[]);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      await queue.close();
+      await slack.close();
+    },
+  };
+}
