@@ -1,0 +1,81 @@
+/** The CLI contract (shared/contract/cli.md): output formats and exit statuses, through main(). */
+import { describe, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../src/cli/main.js';
+import { freePort } from '../../support/redis-server.js';
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await main(args, { stdout, stderr });
+  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
+}
+
+const SCENARIO = 'test/scenarios/storage-uri-not-found';
+
+describe('isvc-doctor diagnose', () => {
+  it('prints exactly one JSON object with the root cause, and exits 1 on an error finding', async () => {
+    const r = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { rootCause: string; target: { apiVersion: string }; findings: Array<{ code: string; evidence: Array<{ excerpt?: string[] }> }>; stats: { apiRequests: number } };
+    expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+    expect(report.findings[0]!.code).toBe('STORAGE_URI_NOT_FOUND');
+    expect(report.findings[0]!.evidence.some((e) => e.excerpt?.some((l) => l.includes('does not exist')))).toBe(true);
+    expect(report.stats.apiRequests).toBeGreaterThan(0);
+  });
+
+  it('prints the root cause first in text', async () => {
+    const r = await run(['diagnose', 'default/sklearn-iris', '--snapshot', SCENARIO]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n')[0]).toContain('root cause STORAGE_URI_NOT_FOUND');
+  });
+
+  it('reports ISVC_NOT_FOUND with close names, exit 1', async () => {
+    const r = await run(['diagnose', 'sklearn-irsi', '--snapshot', SCENARIO, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { rootCause: string; findings: Array<{ title: string }> };
+    expect(report.rootCause).toBe('ISVC_NOT_FOUND');
+    expect(report.findings[0]!.title).toContain('sklearn-iris');
+  });
+
+  it.each([
+    [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid name/],
+    [['diagnose', 'sklearn-iris', '--bogus'], /Unknown option '--bogus'/],
+    [['diagnose', 'sklearn-iris', '--snapshot', 'no/such/folder'], /does not exist/],
+    [['diagnose', 'sklearn-iris', '-o', 'yaml', '--snapshot', SCENARIO], /-o must be text or json/],
+    [['diagnose'], /missing the InferenceService NAME/],
+    [['frobnicate'], /unknown command/],
+  ])('rejects bad usage %j with one clear message and exit 2', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the file and line of YAML that does not parse', async () => {
+    const r = await run(['diagnose', 'x', '--snapshot', 'test/fixtures/cli/bad-yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/objects\.yaml:\d+/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 3 when the cluster cannot be reached', async () => {
+    const port = await freePort();
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const dir = mkdtempSync('/tmp/isvc-doctor-kc-');
+    const file = `${dir}/config`;
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+    );
+    const r = await run(['diagnose', 'sklearn-iris', '--kubeconfig', file]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/cannot reach the Kubernetes API/);
+  });
+});
