@@ -33,10 +33,11 @@ const SPECIFICITY: readonly FindingCode[] = [
   'BOT_FORBIDDEN',
   'CLUSTER_UNREACHABLE',
   'KNATIVE_PROBES_NOT_BEST_EFFORT',
+  // a healthy report opens with the clean bill, then the context
+  'ISVC_READY',
   'TRAFFIC_SPLIT',
   'REQUEST_FLOW',
   'TRACING_LINKS',
-  'ISVC_READY',
 ];
 
 const POD_LEVEL: readonly FindingCode[] = [
