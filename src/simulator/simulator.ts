@@ -31,6 +31,8 @@ export interface RunningSimulator {
   requests: RecordedRequest[];
   store: ObjectStore;
   writeKubeconfig(file: string): Promise<void>;
+  /** Ends the open watch streams (as an API server restart would); clients reconnect from their last resourceVersion. */
+  endWatches(): void;
   /** Stops listening and ends open watch streams. */
   close(): Promise<void>;
 }
@@ -61,6 +63,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     requests,
     store,
     writeKubeconfig: (file) => writeKubeconfigFile(file, url),
+    endWatches: () => watches.endAll(),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         watches.endAll();

@@ -41,6 +41,7 @@ export function handleWatch(ctx: RequestContext): void {
   const backlog = fromVersion === undefined ? 'current' : store.changesSince(fromVersion);
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders(); // clients wait for the headers before reading events, and there may be none for a while
   const send = (eventType: string, object: unknown): void => {
     if (!res.writableEnded) res.write(`${JSON.stringify({ type: eventType, object })}\n`);
   };
