@@ -33,7 +33,7 @@ describe('scenarios', () => {
       const summary = `${scenario.name}: got ${codes.join(', ')}`;
       for (const code of scenario.expect.must) expect({ summary, has: codes.includes(code as never) }).toEqual({ summary, has: true });
       for (const code of scenario.expect.mustNot) expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({ summary, forbidden: code, has: false });
-      if (scenario.expect.rootCause) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
+      if (scenario.expect.rootCause !== undefined) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
       const outputs = [renderJsonReport(report), renderTextReport(report)];
       for (const secret of scenario.expect.mustNotContain) for (const out of outputs) expect(out).not.toContain(secret);
       // the diagnosis reads what the evidence needs, and no more

@@ -7,7 +7,8 @@ export interface ScenarioExpect {
   target: { namespace: string; name: string };
   must: string[];
   mustNot: string[];
-  rootCause?: string;
+  /** undefined: not checked; null: the service is ready and nothing is wrong. */
+  rootCause?: string | null;
   mustNotContain: string[];
   source?: string;
   summary?: string;
