@@ -1,0 +1,17 @@
+/** `/isvc …`: ack at once (before any Redis or cluster call), then parse, and queue or answer. */
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { BotDeps } from '../../src/bot/bot-deps.js';
+import { parseIsvcCommand } from '../../src/bot/parse-command.js';
+import { runCommand } from '../../src/bot/run-command.js';
+
+export function isvcCommand(deps: BotDeps) {
+  return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    await ack();
+    const parsed = parseIsvcCommand(command.text ?? '', deps.config);
+    await runCommand(deps, parsed, {
+      channel: command.channel_id,
+      user: command.user_id,
+      replyEphemeral: (m) => respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never }),
+    });
+  };
+}

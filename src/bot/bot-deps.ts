@@ -1,0 +1,14 @@
+/** What the Slack listeners need, built once by `startBot` and passed to `registerHandlers(app, deps)`. */
+import type { AppConfig } from '../config.js';
+import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { BotLogger } from './logger.js';
+import type { BotMetrics } from './metrics.js';
+import type { SlackPoster } from './slack-poster.js';
+
+export interface BotDeps {
+  config: Pick<AppConfig, 'namespaces' | 'approvers' | 'alerts'>;
+  queue: DiagnosisQueue;
+  poster: SlackPoster;
+  metrics: BotMetrics;
+  logger: BotLogger;
+}

@@ -1,0 +1,102 @@
+/**
+ * `GET /healthz` (the process is up), `GET /readyz` (Redis answers and the Kubernetes API answers)
+ * and `GET /metrics` (Prometheus). Served as Bolt custom routes in HTTP mode, or by a small HTTP
+ * server of their own (Socket Mode, worker-only processes).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { VersionApi, type KubeConfig } from '@kubernetes/client-node';
+import type { BotMetrics } from './metrics.js';
+
+export interface HealthDeps {
+  pingRedis(): Promise<void>;
+  kubeConfig: KubeConfig;
+  metrics: BotMetrics;
+}
+
+export interface HealthRoute {
+  path: string;
+  method: 'GET';
+  handler(req: http.IncomingMessage, res: http.ServerResponse): void;
+}
+
+const KUBE_TIMEOUT_MS = 2000;
+const CACHE_MS = 2000;
+
+function deadline<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+}
+
+/** Readiness checks, cached for a moment so probes and scrapers do not hammer Redis or the API server. */
+export function readinessChecker(deps: HealthDeps): () => Promise<{ ready: boolean; checks: Record<string, string> }> {
+  let cached: { at: number; value: Promise<{ ready: boolean; checks: Record<string, string> }> } | undefined;
+  const version = deps.kubeConfig.makeApiClient(VersionApi);
+  const run = async () => {
+    const [redis, kube] = await Promise.allSettled([deadline(KUBE_TIMEOUT_MS, deps.pingRedis()), deadline(KUBE_TIMEOUT_MS, version.getCode())]);
+    const checks = {
+      redis: redis.status === 'fulfilled' ? 'ok' : `unavailable: ${firstLine(redis.reason)}`,
+      kubernetes: kube.status === 'fulfilled' ? 'ok' : `unreachable: ${firstLine(kube.reason)}`,
+    };
+    return { ready: redis.status === 'fulfilled' && kube.status === 'fulfilled', checks };
+  };
+  return () => {
+    if (!cached || Date.now() - cached.at > CACHE_MS) cached = { at: Date.now(), value: run() };
+    return cached.value;
+  };
+}
+
+export function healthRoutes(deps: HealthDeps): HealthRoute[] {
+  const readiness = readinessChecker(deps);
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  return [
+    { path: '/healthz', method: 'GET', handler: (_req, res) => json(res, 200, { status: 'ok' }) },
+    {
+      path: '/readyz',
+      method: 'GET',
+      handler: (_req, res) => {
+        void readiness().then((r) => json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', checks: r.checks }));
+      },
+    },
+    {
+      path: '/metrics',
+      method: 'GET',
+      handler: (_req, res) => {
+        void deps.metrics.registry.metrics().then(
+          (text) => {
+            res.writeHead(200, { 'content-type': deps.metrics.registry.contentType });
+            res.end(text);
+          },
+          (error: unknown) => json(res, 500, { error: firstLine(error) }),
+        );
+      },
+    },
+  ];
+}
+
+/** The routes on a server of their own; resolves once listening. */
+export async function startHealthServer(routes: HealthRoute[], port: number): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const route = routes.find((r) => r.path === path && r.method === req.method);
+    if (route) route.handler(req, res);
+    else {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"not found"}');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, resolve);
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,69 @@
+/**
+ * `isvc-doctor serve [--config FILE] [--role all|web|worker]`: runs the Slack app and/or the
+ * diagnosis workers until SIGINT/SIGTERM. A bad config stops the start with one line naming the key
+ * (exit 2); a Slack token that auth.test refuses also stops it (exit 1).
+ */
+import { ConfigError, loadConfig } from '../config.js';
+import { SlackStartError } from '../bot/build-app.js';
+import { startBot, type ServeRole } from '../bot/start-bot.js';
+
+const USAGE = 'usage: isvc-doctor serve [--config FILE] [--role all|web|worker]';
+const ROLES: readonly ServeRole[] = ['all', 'web', 'worker'];
+
+function parseArgs(argv: string[]): { config?: string; role: ServeRole } | string {
+  let config: string | undefined;
+  let role: ServeRole = 'all';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === '--config' || flag === '-c') {
+      config = value();
+      if (!config) return '--config needs a file';
+    } else if (flag === '--role') {
+      const r = value();
+      if (!r || !ROLES.includes(r as ServeRole)) return `--role must be one of ${ROLES.join(', ')}`;
+      role = r as ServeRole;
+    } else if (flag === '-h' || flag === '--help') return 'help';
+    else return `unknown argument "${arg}"`;
+  }
+  return { ...(config ? { config } : {}), role };
+}
+
+export async function runServeCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (typeof args === 'string') {
+    process.stderr.write(`isvc-doctor serve: ${args}\n${USAGE}\n`);
+    return 2;
+  }
+  let bot;
+  try {
+    const config = loadConfig({ file: args.config ?? null });
+    bot = await startBot({ config, role: args.role });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`isvc-doctor: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof SlackStartError) {
+      process.stderr.write(`isvc-doctor: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  process.stdout.write(`listening on ${bot.url}\n`);
+  const running = bot;
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void running.close().then(() => resolve(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

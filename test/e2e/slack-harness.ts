@@ -1,0 +1,76 @@
+/**
+ * Runs the real bot (startBot: Bolt HTTP receiver, handlers, BullMQ on the harness Redis, worker,
+ * diagnosis engine) against the fake Slack Web API and the cluster simulator serving a scenario.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { silentLogger } from '../../src/bot/logger.js';
+import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
+import { buildConfig, type AppConfig } from '../../src/config.js';
+import { kubeConfigForServer } from '../../src/kube/client.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+
+export const SIGNING_SECRET = 'test-signing-secret';
+export const BOT_TOKEN = 'xoxb-e2e-token';
+
+export interface BotHarness {
+  slack: FakeSlackApi;
+  sim: RunningSimulator;
+  bot: RunningBot;
+  config: AppConfig;
+  eventsUrl: string;
+  prefix: string;
+  /** Another process' worth of bot on the same Redis and queue. */
+  startAnother(role: ServeRole, overrides?: { redisUrl?: string }): Promise<RunningBot>;
+  close(): Promise<void>;
+}
+
+export async function startBotHarness(
+  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number } = {},
+): Promise<BotHarness> {
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL!;
+  const slack = options.slack ?? (await startFakeSlackApi());
+  const snapshot = await loadSnapshot(path.resolve('test/scenarios', options.scenario ?? 'storage-uri-not-found'));
+  const sim = await startSimulator({ snapshot, ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}) });
+  const prefix = `e2e-${randomUUID().slice(0, 8)}`;
+  const config = buildConfig(
+    { namespaces: ['default', 'kserve-test'], queue: { concurrency: 4, backoffMs: 50, attempts: 3 }, ...options.file },
+    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0' },
+  );
+  const kubeConfig = kubeConfigForServer(sim.url);
+  const others: RunningBot[] = [];
+  const bot = await startBot({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix });
+  return {
+    slack,
+    sim,
+    bot,
+    config,
+    prefix,
+    eventsUrl: `${bot.url}/slack/events`,
+    startAnother: async (role, overrides = {}) => {
+      const other = await startBot({ config: { ...config, redisUrl: overrides.redisUrl ?? config.redisUrl }, role, kubeConfig, logger: silentLogger, queuePrefix: prefix });
+      others.push(other);
+      return other;
+    },
+    close: async () => {
+      for (const o of others) await o.close();
+      await bot.close();
+      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await redis.connect();
+        const keys = await redis.keys(`${prefix}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } catch {
+        // Redis may be the one a test stopped
+      }
+      redis.disconnect();
+      await sim.close();
+      if (!options.slack) await slack.close();
+    },
+  };
+}
+
+export const textOf = (body: Record<string, any>) => `${body.text ?? ''} ${JSON.stringify(body.blocks ?? [])}`;
