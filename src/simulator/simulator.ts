@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Snapshot } from '../snapshot/load-snapshot.js';
 import { createRouter } from './http-router.js';
+import { addImplicitNamespaces } from './implicit-namespaces.js';
 import { writeKubeconfigFile } from './kubeconfig-file.js';
 import { ObjectStore } from './object-store.js';
 import type { RecordedRequest } from './request-log.js';
@@ -37,10 +38,11 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** A store holding the snapshot's objects, with what a live server fills in. */
+/** A store holding the snapshot's objects, with what a live server fills in (uids, namespaces…). */
 export function storeFromSnapshot(snapshot: Snapshot): ObjectStore {
   const store = new ObjectStore(new ResourceRegistry());
   for (const object of snapshot.objects) store.upsert(object);
+  addImplicitNamespaces(store);
   return store;
 }
 

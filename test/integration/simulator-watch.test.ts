@@ -46,7 +46,7 @@ function isvc(name: string, storageUri: string): Record<string, unknown> {
 }
 
 /** Starts a raw client-node Watch, collecting its events; resolves once the request is under way. */
-async function watch(pathName: string, query: Record<string, unknown>) {
+async function watch(pathName: string, query: Record<string, string | number | boolean | undefined>) {
   const seen: Seen[] = [];
   let done: unknown = 'open';
   const controller = await new Watch(kube.kubeConfig).watch(
@@ -167,8 +167,8 @@ describe('informer', () => {
     await until(() => lists() === 2, 'the re-list');
     await until(() => seen.length === 3, 'the catch-up');
     expect(seen).toEqual(['add sklearn-iris', 'delete sklearn-iris', 'add added-meanwhile']);
-    const watches = sim.requests.filter((r) => r.verb === 'watch');
-    expect(watches.length).toBeGreaterThanOrEqual(3); // the first, the one answered 410, the one after the re-list
+    // the first watch, the one answered 410 Gone, the one after the re-list
+    await until(() => sim.requests.filter((r) => r.verb === 'watch').length === 3, 'the watch after the re-list');
     expect(informer.list().map((o) => o.metadata?.name)).toEqual(['added-meanwhile']);
     expect(errors).toEqual([]);
     await informer.stop();

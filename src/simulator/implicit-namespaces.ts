@@ -1,0 +1,23 @@
+/**
+ * Namespaces a live cluster would have for a snapshot: default, kube-system, and every namespace
+ * its objects live in (kubectl checks the namespace exists when an object is not found).
+ */
+import type { ObjectStore } from './object-store.js';
+
+export function addImplicitNamespaces(store: ObjectStore, timestamp?: string): void {
+  const names = new Set(['default', 'kube-system']);
+  for (const type of store.registry.all()) {
+    if (!type.namespaced) continue;
+    for (const object of store.listIn(type)) if (object.metadata.namespace) names.add(object.metadata.namespace);
+  }
+  for (const name of [...names].sort()) {
+    if (store.get('v1', 'Namespace', undefined, name)) continue;
+    store.upsert({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name }, ...(timestamp ? { creationTimestamp: timestamp } : {}) },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+  }
+}
