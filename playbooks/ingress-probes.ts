@@ -19,13 +19,13 @@ import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
-import { conditionOf, refOf } from '../src/kube/inference-service-view.js';
+import { conditionOf, deploymentMode, refOf } from '../src/kube/inference-service-view.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
 const CONTROLLER_SELECTOR = 'app in (networking-istio,net-istio-controller)';
 const GATEWAY_SELECTOR = 'app=istio-ingressgateway';
 /** "... want [200], got 403" (prober), or an envoy access line '"GET / HTTP/1.1" 302 UAEX'. */
-const PROBE_STATUS = [/\bgot (\d{3})\b/, /"\s(\d{3})\s(?:UAEX|-|NR|URX|UAEX,)/, /status(?: code)?[ :=]+(\d{3})\b/i];
+const PROBE_STATUS = [/\bgot (\d{3})\b/, /response status is (\d{3})\b/, /"\s(\d{3})\s(?:UAEX|-|NR|URX|UAEX,)/, /status(?: code)?[ :=]+(\d{3})\b/i];
 
 export function probeStatusOf(line: string): number | undefined {
   for (const pattern of PROBE_STATUS) {
@@ -40,15 +40,17 @@ export const ingressProbes: Playbook = {
   title: 'Ingress gateway probes are failing',
   emits: ['PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'KNATIVE_PROBES_NOT_BEST_EFFORT'],
   async run(ctx) {
-    const services = await knativeServicesOf(ctx);
-    const stuck = services.filter((s) => [conditionOf(s, 'Ready'), conditionOf(s, 'RoutesReady')].some((c) => c?.reason === 'IngressNotConfigured'));
-    const isvcIngress = conditionOf(ctx.target.isvc, 'IngressReady');
-    if (stuck.length === 0 && !/IngressNotConfigured/.test(`${isvcIngress?.reason ?? ''}`)) return [];
-    const hosts = probeHosts(ctx, stuck.length ? stuck : services);
+    if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
     const knativeNs = ctx.config.knativeNamespace;
-    const controllers = await optional(ctx.reader.pods(knativeNs, CONTROLLER_SELECTOR), []);
+    // the controller pods do not depend on the InferenceService: ask for them at once
+    const [services, controllers] = await Promise.all([knativeServicesOf(ctx), optional(ctx.reader.pods(knativeNs, CONTROLLER_SELECTOR), [])]);
+    const stuck = services.filter((s) => [conditionOf(s, 'Ready'), conditionOf(s, 'RoutesReady')].some((c) => c?.reason === 'IngressNotConfigured'));
+    const ingressStuck = stuck.length > 0 || /IngressNotConfigured/.test(`${conditionOf(ctx.target.isvc, 'IngressReady')?.reason ?? ''}`);
+    const hosts = probeHosts(ctx, stuck.length ? stuck : services);
     const probeLines = await linesAbout(ctx, controllers, hosts);
-    const gatewayLines = probeLines.some((l) => l.status) ? [] : await linesAbout(ctx, await optional(ctx.reader.pods('istio-system', GATEWAY_SELECTOR), []), hosts);
+    // envoy's access log on the ingress gateway, when the controller's log does not say (only while stuck)
+    const gatewayLines =
+      probeLines.some((l) => l.status) || !ingressStuck ? [] : await linesAbout(ctx, await optional(ctx.reader.pods('istio-system', GATEWAY_SELECTOR), []), hosts);
     const lines = [...probeLines, ...gatewayLines].filter((l) => l.status);
     const out: Finding[] = [];
     const version = knativeVersion(controllers);
@@ -70,7 +72,7 @@ export const ingressProbes: Playbook = {
         }),
       );
     }
-    if (version && lacksBestEffortProbes(version)) {
+    if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked)) {
       out.push(
         finding('KNATIVE_PROBES_NOT_BEST_EFFORT', {
           subject: `Knative Serving ${knativeNs}`,
@@ -186,8 +188,9 @@ export function condenseJsonLogLine(line: string): string {
   if (!line.startsWith('{')) return line;
   try {
     const o = JSON.parse(line) as Record<string, unknown>;
-    if (typeof o.msg !== 'string') return line;
-    return [o.ts, o.level, o.logger ? `${String(o.logger)}:` : undefined, o.msg].filter((x) => x !== undefined).join(' ');
+    const msg = o.msg ?? o.message;
+    if (typeof msg !== 'string') return line;
+    return [o.ts ?? o.timestamp, o.level ?? o.severity, o.logger ? `${String(o.logger)}:` : undefined, msg].filter((x) => x !== undefined).join(' ');
   } catch {
     return line;
   }

@@ -52,9 +52,20 @@ function generationOf(r: Revision): number {
   return Number(r.metadata.labels?.['serving.knative.dev/configurationGeneration'] ?? r.metadata.generation ?? 0);
 }
 
-/** The InferenceService's pods (all components, all revisions). */
-export function podsOf(ctx: DiagnosisContext): Promise<V1Pod[]> {
-  return ctx.reader.pods(ctx.target.namespace, isvcLabelSelector(ctx));
+/**
+ * The InferenceService's pods (all components, all revisions): by the InferenceService label; when
+ * none carry it (older or customised installs), the namespace's pods named after its components.
+ */
+export async function podsOf(ctx: DiagnosisContext): Promise<V1Pod[]> {
+  const labelled = await ctx.reader.pods(ctx.target.namespace, isvcLabelSelector(ctx));
+  if (labelled.length > 0) return labelled;
+  const prefixes = ownedNamePrefixes(ctx);
+  const all = await ctx.reader.pods(ctx.target.namespace);
+  return all.filter((p) => {
+    const labels = p.metadata?.labels ?? {};
+    const owner = labels['serving.knative.dev/service'] ?? labels['app'] ?? p.metadata?.name ?? '';
+    return prefixes.some((prefix) => owner.startsWith(prefix)) || labels['model'] === ctx.target.name;
+  });
 }
 
 /** Name prefixes of everything the InferenceService creates (pods, replicasets, revisions, services). */

@@ -60,7 +60,7 @@ const INGRESS: readonly FindingCode[] = ['INGRESS_NOT_CONFIGURED', 'ISVC_NOT_REA
 
 /** What each code's finding explains, when both are about the same component and revision. */
 export const EXPLAINS: Partial<Record<FindingCode, readonly FindingCode[]>> = {
-  CANARY_UNHEALTHY: [...POD_LEVEL, 'REVISION_MISSING'],
+  CANARY_UNHEALTHY: [...POD_LEVEL, ...NOT_READY],
   NO_SUPPORTING_RUNTIME: [...NOT_READY, 'MODEL_LOAD_FAILED'],
   STORAGE_URI_NOT_FOUND: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED'],
   STORAGE_ACCESS_DENIED: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED'],
