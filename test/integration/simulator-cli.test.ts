@@ -1,0 +1,79 @@
+/** `isvc-doctor simulate`: usage errors and bad snapshots exit 2 with one line; a good run serves until SIGTERM. */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jest } from '@jest/globals';
+import { runSimulateCommand } from '../../src/cli/simulate-command.js';
+
+const FIXTURES = path.resolve('test/fixtures/simulator');
+
+function captureOutput() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
+  return {
+    out: () => out.join(''),
+    err: () => err.join(''),
+    restore: () => {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    },
+  };
+}
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const output = captureOutput();
+  try {
+    const code = await runSimulateCommand(argv);
+    return { code, out: output.out(), err: output.err() };
+  } finally {
+    output.restore();
+  }
+}
+
+it.each([
+  [[], /--snapshot DIR is required/],
+  [['--snapshot'], /argument missing|--snapshot/],
+  [['--snapshot', 'x', '--bogus'], /Unknown option '--bogus'/],
+  [['--snapshot', 'x', '--port', 'abc'], /--port must be a whole number/],
+  [['--snapshot', 'x', 'extra'], /Unexpected argument 'extra'|positional/],
+])('rejects bad usage %j with status 2', async (argv, message) => {
+  const { code, out, err } = await run(argv);
+  expect(code).toBe(2);
+  expect(out).toBe('');
+  expect(err).toMatch(message);
+  expect(err).not.toMatch(/\n\s+at /);
+});
+
+it('rejects a missing folder and YAML that does not parse, naming file and line', async () => {
+  const missing = await run(['--snapshot', '/nonexistent/dir']);
+  expect(missing).toMatchObject({ code: 2, out: '' });
+  expect(missing.err).toContain('isvc-doctor simulate: /nonexistent/dir: snapshot folder does not exist\n');
+  const bad = await run(['simulate', '--snapshot', path.join(FIXTURES, 'bad-yaml')]);
+  expect(bad.code).toBe(2);
+  const ours = bad.err.split('\n').filter((line) => line.startsWith('isvc-doctor simulate:'));
+  expect(ours).toEqual([expect.stringMatching(/bad-yaml\/objects\.yaml:9: .+$/)]);
+  expect(bad.err).not.toMatch(/\n\s+at /);
+});
+
+it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () => {
+  expect(process.listenerCount('SIGTERM')).toBe(0);
+  const kubeconfig = path.join(await mkdtemp(path.join(tmpdir(), 'simulate-')), 'kubeconfig');
+  const output = captureOutput();
+  try {
+    const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);
+    const deadline = Date.now() + 5000;
+    while (!output.out().includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(output.out());
+    expect(match).not.toBeNull();
+    const version = (await (await fetch(`${match![1]}/version`)).json()) as { gitVersion: string };
+    expect(version.gitVersion).toBe('v1.29.0');
+    expect(await readFile(kubeconfig, 'utf8')).toContain(`server: ${match![1]}`);
+    process.emit('SIGTERM');
+    expect(await done).toBe(0);
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+  } finally {
+    output.restore();
+  }
+});
