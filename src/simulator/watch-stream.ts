@@ -3,12 +3,14 @@
  * (or "0") it starts with ADDED for the current objects; from a resourceVersion it replays the
  * history after it, or sends an ERROR event with a 410 Gone Status (reason Expired) and ends when
  * that history is gone. Objects that stop / start matching the selectors arrive as DELETED / ADDED.
+ * `kubectl get -w` asks for Table events: each event then carries a one-row Table.
  */
 import { badRequest, statusObject } from './api-error.js';
 import type { KubeObject } from './kube-object.js';
 import { typeKeyOf } from './object-store.js';
 import type { RequestContext } from './request-context.js';
 import { fieldSelectorMatcher, labelSelectorMatcher } from './selectors.js';
+import { parseIncludeObject, toTable, wantsTable } from './table-printer.js';
 import type { StoreChange } from './watch-history.js';
 
 const BOOKMARK_INTERVAL_MS = 30_000;
@@ -42,8 +44,12 @@ export function handleWatch(ctx: RequestContext): void {
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders(); // clients wait for the headers before reading events, and there may be none for a while
+  const asTable = wantsTable(ctx.req.headers.accept);
+  const includeObject = parseIncludeObject(query.get('includeObject'));
   const send = (eventType: string, object: unknown): void => {
-    if (!res.writableEnded) res.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    if (res.writableEnded) return;
+    const shown = asTable && eventType !== 'ERROR' && eventType !== 'BOOKMARK' ? toTable(type, [object as KubeObject], { resourceVersion: store.resourceVersion, includeObject }) : object;
+    res.write(`${JSON.stringify({ type: eventType, object: shown })}\n`);
   };
 
   if (backlog === 'expired') {
