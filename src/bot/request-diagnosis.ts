@@ -5,6 +5,7 @@
  * QueueUnavailableError (the caller answers "queue unavailable, try again"); a root message already
  * posted is turned into that answer too.
  */
+import { randomUUID } from 'node:crypto';
 import type { TargetRef } from '../diagnosis/types.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { Subscriber } from '../queue/job-data.js';
@@ -27,10 +28,12 @@ export interface RequestDeps {
   poster: SlackPoster;
 }
 
-const MAX_TRIES = 6;
+const MAX_TRIES = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest): Promise<RequestOutcome> {
+  const owner = randomUUID();
+  let claimed = false;
   let rootTs: string | null = null;
   const subscriber = (): Subscriber => ({ channel: req.channel, threadTs: req.threadTs ?? rootTs!, rootTs: rootTs!, user: req.user });
   const postRoot = async () => {
@@ -49,18 +52,21 @@ export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest)
           await postRoot();
           if (await deps.queue.join(running.jobId, subscriber())) return { kind: 'joined', jobId: running.jobId, threadTs: subscriber().threadTs };
         }
-      } else {
+      } else if (rootTs || (claimed = await deps.queue.claim(req.target, owner))) {
         await postRoot();
         const added = await deps.queue.add(req.target, subscriber());
         if (added.created) return { kind: 'queued', jobId: added.jobId, rootTs: rootTs! };
         if (await deps.queue.join(added.jobId, subscriber())) return { kind: 'joined', jobId: added.jobId, threadTs: subscriber().threadTs };
       }
-      // The running job is posting its answers right now: its deduplication key goes away in a moment.
-      await sleep(100 * (attempt + 1));
+      // Another request is adding the job right now, or the running job is posting its answers
+      // (its deduplication key goes away in a moment): look again shortly.
+      await sleep(Math.min(25 * (attempt + 1), 300));
     }
     throw new QueueUnavailableError('the running diagnosis did not finish in time to start a new one');
   } catch (error) {
     if (error instanceof QueueUnavailableError && rootTs) await deps.poster.update(req.channel, rootTs, renderQueueUnavailable()).catch(() => undefined);
     throw error;
+  } finally {
+    if (claimed) await deps.queue.release(req.target, owner);
   }
 }

@@ -84,6 +84,22 @@ export class DiagnosisQueue {
     return { jobId: job.id ?? jobId, created: job.id === jobId };
   }
 
+  /**
+   * A short lock per InferenceService around "post the root message, add the job", so that requests
+   * arriving together give one root message and join it, rather than one root each. Expires by itself.
+   */
+  async claim(target: TargetRef, owner: string, ttlMs = 5000): Promise<boolean> {
+    const key = `${this.queue.opts.prefix ?? 'bull'}:${this.options.name}:claim:${diagnosisDedupId(target)}`;
+    return withQueueDeadline('claim', this.timeoutMs, async () => (await this.connection.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK');
+  }
+
+  async release(target: TargetRef, owner: string): Promise<void> {
+    const key = `${this.queue.opts.prefix ?? 'bull'}:${this.options.name}:claim:${diagnosisDedupId(target)}`;
+    await this.connection
+      .eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, key, owner)
+      .catch(() => undefined);
+  }
+
   /** Adds a thread to a running job; false when that job is already posting its answers. */
   async join(jobId: string, subscriber: Subscriber): Promise<boolean> {
     return withQueueDeadline('join running diagnosis', this.timeoutMs, () => this.store.join(jobId, subscriber));

@@ -71,7 +71,8 @@ describe('diagnosis queue', () => {
     await h.slack.waitFor((calls) => calls.filter((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')).length >= 2);
     expect(runs).toBe(1);
     const firstReplies = h.slack.callsTo('chat.postMessage').filter((p) => p.body.thread_ts && blocksText(p.body).includes('Root cause'));
-    expect(new Set(firstReplies.map((p) => `${p.body.channel}/${p.body.thread_ts}`)).size).toBeGreaterThanOrEqual(2);
+    expect(new Set(firstReplies.map((p) => `${p.body.channel}/${p.body.thread_ts}`)).size).toBe(2);
+    expect(h.slack.callsTo('chat.postMessage').filter((p) => p.body.text === 'Diagnosing default/sklearn-iris…')).toHaveLength(2);
     expect(firstReplies.some((p) => p.body.channel === 'C2')).toBe(true);
     expect(h.slack.callsTo('chat.postMessage').some((p) => String(p.body.text).includes('<@U3> asked for default/sklearn-iris too'))).toBe(true);
     // After it is done, a new request starts a new diagnosis.

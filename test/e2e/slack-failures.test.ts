@@ -1,0 +1,90 @@
+/**
+ * End to end, when things go wrong: Redis down at command time, Slack answering 429, no worker
+ * running when the job is queued (and another process's worker picking it up).
+ */
+import { startRedisServer, type RedisHandle } from '../support/redis-server.js';
+import { postSignedCommand } from '../support/slack-signing.js';
+import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
+
+const verdictPosted = (channel: string) => (calls: BotHarness['slack']['calls']) =>
+  calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
+
+describe('Redis down at command time', () => {
+  let redis: RedisHandle;
+  let h: BotHarness;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    h = await startBotHarness({ redisUrl: redis.url });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('acks, answers "queue unavailable" ephemerally, stays up, and works again when Redis is back', async () => {
+    const port = redis.port;
+    await redis.stop();
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN', response_url: h.slack.responseUrl('down') });
+    expect(res.status).toBe(200);
+    expect(res.ms).toBeLessThan(3000);
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url'), 5000);
+    const answer = h.slack.callsTo('response_url')[0]!;
+    expect(answer.body.response_type).toBe('ephemeral');
+    expect(answer.body.text).toContain('queue is unavailable');
+    expect(answer.body.text).toContain('try again');
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+    // still alive: health is fine, readiness says why not
+    expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100)); // readiness is cached for 2 s
+    const ready = await fetch(`${h.bot.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { checks: { redis: string } }).checks.redis).toMatch(/^unavailable/);
+
+    redis = await startRedisServer({ port });
+    await new Promise((r) => setTimeout(r, 2500)); // reconnect back-off
+    h.slack.reset();
+    const again = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN' });
+    expect(again.status).toBe(200);
+    await h.slack.waitFor(verdictPosted('C0DOWN'), 20_000);
+  }, 40_000);
+});
+
+describe('Slack and worker trouble', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({ role: 'web' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => h.slack.reset());
+
+  it('keeps a job queued while no worker runs; a worker started later (another process) answers it', async () => {
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0LATE' });
+    expect(res.status).toBe(200);
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0LATE'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await h.bot.queue.queue.getJobCountByTypes('waiting')).toBe(1);
+    const worker = await h.startAnother('worker');
+    expect(worker.app).toBeNull();
+    await h.slack.waitFor(verdictPosted('C0LATE'), 20_000);
+    const replies = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0LATE' && c.body.thread_ts);
+    expect(textOf(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
+    await worker.close();
+  });
+
+  it('retries Slack 429s honouring Retry-After', async () => {
+    const worker = await h.startAnother('worker');
+    h.slack.rateLimitNext(1, 1, 'chat.postMessage');
+    h.slack.rateLimitNext(1, 1, 'chat.update');
+    const started = Date.now();
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0RATE' });
+    expect(res.status).toBe(200);
+    await h.slack.waitFor(verdictPosted('C0RATE'), 20_000);
+    expect(h.slack.calls.filter((c) => c.status === 429).map((c) => c.method).sort()).toEqual(['chat.postMessage', 'chat.update']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    const replies = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RATE' && c.body.thread_ts);
+    expect(textOf(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
+    await worker.close();
+  }, 30_000);
+});
