@@ -8,13 +8,20 @@
  */
 import { deepCopy, isPlainObject, jsonEqual, type KubeObject } from './kube-object.js';
 import { kubeTimestamp, stableUid } from './object-identity.js';
-import { ResourceRegistry, type ResourceType } from './resource-registry.js';
+import { ResourceRegistry, storageVersionOf, type ResourceType } from './resource-registry.js';
 import { WatchHistory, type StoreChange } from './watch-history.js';
 
 export type StoreListener = (change: StoreChange) => void;
 
 export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
-  return `${type.group}/${type.version}/${type.plural}`;
+  return `${type.group}/${storageVersionOf(type.group, type.version)}/${type.plural}`;
+}
+
+/** A stored object as served under `type`'s version (equivalent versions share one object). */
+export function servedAs(type: Pick<ResourceType, 'group' | 'version'>, object: KubeObject): KubeObject {
+  const copy = deepCopy(object);
+  copy.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
+  return copy;
 }
 
 export class ObjectStore {
@@ -71,7 +78,7 @@ export class ObjectStore {
 
   getIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     const found = this.objects.get(this.keyOf(type, namespace, name));
-    return found ? deepCopy(found) : undefined;
+    return found ? servedAs(type, found) : undefined;
   }
 
   /** Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name. */
@@ -81,7 +88,7 @@ export class ObjectStore {
     for (const [key, object] of this.objects) {
       if (!key.startsWith(prefix)) continue;
       if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
-      found.push(deepCopy(object));
+      found.push(servedAs(type, object));
     }
     return found.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
   }

@@ -91,6 +91,7 @@ export const WELL_KNOWN_RESOURCES: readonly ResourceType[] = [
   ]),
   ...define('networking.istio.io', 'v1beta1', istioNetworking),
   ...define('networking.istio.io', 'v1alpha3', istioNetworking),
+  ...define('networking.istio.io', 'v1', istioNetworking),
   ...define('security.istio.io', 'v1beta1', [
     { plural: 'authorizationpolicies', kind: 'AuthorizationPolicy', shortNames: ['ap'] },
     { plural: 'peerauthentications', kind: 'PeerAuthentication', shortNames: ['pa'] },
@@ -124,6 +125,23 @@ export function guessPlural(kind: string): string {
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
   return `${lower}s`;
+}
+
+/**
+ * API versions that a real cluster serves for the same stored objects without changing their
+ * schema (Istio's CRDs serve v1alpha3, v1beta1 and v1 side by side): an object stored under one of
+ * them is served under all. The first version is the storage version. Versions whose schemas differ
+ * (InferenceService v1alpha2 and v1beta1) are not listed: those are different objects here.
+ */
+const EQUIVALENT_VERSIONS: Readonly<Record<string, readonly string[]>> = {
+  'networking.istio.io': ['v1beta1', 'v1alpha3', 'v1'],
+  'security.istio.io': ['v1beta1', 'v1'],
+};
+
+/** The version objects of this group/version are stored under. */
+export function storageVersionOf(group: string, version: string): string {
+  const versions = EQUIVALENT_VERSIONS[group];
+  return versions?.includes(version) ? versions[0]! : version;
 }
 
 export class ResourceRegistry {

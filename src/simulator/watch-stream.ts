@@ -7,7 +7,7 @@
  */
 import { badRequest, statusObject } from './api-error.js';
 import type { KubeObject } from './kube-object.js';
-import { typeKeyOf } from './object-store.js';
+import { servedAs, typeKeyOf } from './object-store.js';
 import type { RequestContext } from './request-context.js';
 import { fieldSelectorMatcher, labelSelectorMatcher } from './selectors.js';
 import { parseIncludeObject, toTable, wantsTable } from './table-printer.js';
@@ -63,7 +63,7 @@ export function handleWatch(ctx: RequestContext): void {
   const deliver = (change: StoreChange): void => {
     if (change.typeKey !== typeKey) return;
     const event = translate(change, matches);
-    if (event) send(event, change.object);
+    if (event) send(event, servedAs(type, change.object));
   };
   if (backlog === 'current') {
     for (const object of store.listIn(type, path.namespace)) if (matches(object)) send('ADDED', object);
