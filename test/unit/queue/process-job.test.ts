@@ -1,0 +1,84 @@
+/** The processor as a plain async function, with a recording poster and an in-memory subscriber store. */
+import { UnrecoverableError } from 'bullmq';
+import type { SlackPoster } from '../../../src/bot/slack-poster.js';
+import { ClusterUnreachableError } from '../../../src/kube/errors.js';
+import { processJob, type JobDeps } from '../../../src/queue/process-job.js';
+import type { SubscriberStore } from '../../../src/queue/subscriber-store.js';
+import type { SlackMessage } from '../../../src/render/slack/index.js';
+import { storageUriNotFoundReport } from '../render/report-fixtures.js';
+
+interface Posted {
+  op: 'post' | 'update';
+  channel: string;
+  ts?: string;
+  text: string;
+}
+
+function deps(diagnose: JobDeps['diagnose'], joined: Array<{ channel: string; threadTs: string; rootTs: string; user: string }> = []) {
+  const posted: Posted[] = [];
+  const poster: SlackPoster = {
+    post: async (channel, m: SlackMessage, threadTs) => {
+      posted.push({ op: 'post', channel, ...(threadTs ? { ts: threadTs } : {}), text: m.text });
+      return `${posted.length}.0`;
+    },
+    update: async (channel, ts, m) => {
+      posted.push({ op: 'update', channel, ts, text: m.text });
+    },
+    ephemeral: async () => undefined,
+  };
+  const store = { close: async () => joined, forget: async () => undefined, list: async () => joined, join: async () => true } as unknown as SubscriberStore;
+  const d: JobDeps = { diagnose, listStatus: async () => [{ name: 'a', ready: true, apiVersion: 'v' }], poster, store, backoffMs: 1000 };
+  return { d, posted };
+}
+
+const job = (attemptsMade = 0, attempts = 3) => ({
+  id: 'j1',
+  attemptsMade,
+  opts: { attempts },
+  data: { kind: 'diagnose', target: { namespace: 'default', name: 'sklearn-iris' }, subscriber: { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U1' }, requestedAt: 'x' },
+});
+
+describe('processJob', () => {
+  it('answers the first thread and every joined thread once, then the verdicts', async () => {
+    const { d, posted } = deps(async () => storageUriNotFoundReport(), [
+      { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U2' },
+      { channel: 'C2', threadTs: '7.7', rootTs: '7.7', user: 'U3' },
+    ]);
+    const result = await processJob(job(), d);
+    expect(result).toEqual({ outcome: 'reported', rootCause: 'STORAGE_URI_NOT_FOUND', threads: 2 });
+    const c1 = posted.filter((p) => p.channel === 'C1' && p.op === 'post');
+    const c2 = posted.filter((p) => p.channel === 'C2' && p.op === 'post');
+    expect(c1.length).toBe(c2.length);
+    expect(c1[0]!.text).toContain('STORAGE_URI_NOT_FOUND');
+    expect(posted.filter((p) => p.op === 'update' && p.text.startsWith('❌')).map((p) => p.ts).sort()).toEqual(['7.7', '9.9']);
+  });
+
+  it('rethrows ClusterUnreachableError before the last attempt, saying it will retry', async () => {
+    const { d, posted } = deps(async () => {
+      throw new ClusterUnreachableError('cannot reach the Kubernetes API: ECONNREFUSED');
+    });
+    await expect(processJob(job(0, 3), d)).rejects.toBeInstanceOf(ClusterUnreachableError);
+    expect(posted.at(-1)!.op).toBe('update');
+    expect(posted.filter((p) => p.op === 'post')).toHaveLength(0);
+  });
+
+  it('after the last attempt posts CLUSTER_UNREACHABLE and completes', async () => {
+    const { d, posted } = deps(async () => {
+      throw new ClusterUnreachableError('cannot reach the Kubernetes API: ECONNREFUSED');
+    });
+    const result = await processJob(job(2, 3), d);
+    expect(result).toMatchObject({ outcome: 'cluster-unreachable' });
+    expect(posted.find((p) => p.op === 'post')!.text).toMatch(/^CLUSTER_UNREACHABLE/);
+  });
+
+  it('refuses bad job data as unrecoverable', async () => {
+    const { d } = deps(async () => storageUriNotFoundReport());
+    await expect(processJob({ ...job(), data: { kind: 'diagnose' } }, d)).rejects.toBeInstanceOf(UnrecoverableError);
+  });
+
+  it('posts a namespace status', async () => {
+    const { d, posted } = deps(async () => storageUriNotFoundReport());
+    expect(await processJob({ ...job(), data: { kind: 'status', namespace: 'default', channel: 'C5', user: 'U1' } }, d)).toEqual({ outcome: 'status', count: 1 });
+    expect(posted[0]).toMatchObject({ op: 'post', channel: 'C5', text: '1 InferenceService in default, 0 not ready' });
+  });
+});
