@@ -29,7 +29,7 @@ export interface BotHarness {
 }
 
 export async function startBotHarness(
-  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number } = {},
+  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string } = {},
 ): Promise<BotHarness> {
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL!;
   const slack = options.slack ?? (await startFakeSlackApi());
@@ -38,7 +38,7 @@ export async function startBotHarness(
   const prefix = `e2e-${randomUUID().slice(0, 8)}`;
   const config = buildConfig(
     { namespaces: ['default', 'kserve-test'], queue: { concurrency: 4, backoffMs: 50, attempts: 3 }, ...options.file },
-    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0' },
+    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}) },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const others: RunningBot[] = [];

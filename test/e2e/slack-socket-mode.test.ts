@@ -1,0 +1,92 @@
+/**
+ * End to end in Socket Mode (SLACK_APP_TOKEN set): the app opens its connection through
+ * apps.connections.open on SLACK_API_URL, receives a slash command and an app mention over the
+ * WebSocket, acks them, and answers in threads; health routes on their own port. Also /isvc status.
+ */
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { startFakeSocketMode, type FakeSocketMode } from '../support/fake-socket-mode.js';
+import { startBotHarness, textOf, type BotHarness } from './slack-harness.js';
+
+let slack: FakeSlackApi;
+let socket: FakeSocketMode;
+let h: BotHarness;
+let startCalls: Array<{ method: string; auth: string | undefined }> = [];
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi();
+  socket = await startFakeSocketMode();
+  slack.setSocketUrl(socket.url);
+  h = await startBotHarness({ slack, appToken: 'xapp-1-test' });
+  await socket.waitForClient();
+  startCalls = slack.calls.map((c) => ({ method: c.method, auth: c.auth }));
+});
+afterAll(async () => {
+  await h?.close();
+  await socket?.close();
+  await slack?.close();
+});
+beforeEach(() => slack.reset());
+
+const verdictPosted = (channel: string) => (calls: FakeSlackApi['calls']) =>
+  calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
+
+const command = (text: string, channel: string) => ({
+  token: 'x', team_id: 'T0TEST', team_domain: 'test', channel_id: channel, channel_name: 'general', user_id: 'U0ALICE', user_name: 'alice',
+  command: '/isvc', text, api_app_id: 'A0APP', response_url: slack.responseUrl(channel), trigger_id: '1.2.3',
+});
+
+describe('Socket Mode', () => {
+  it('opened its connection with the app token through SLACK_API_URL', () => {
+    expect(h.bot.app).not.toBeNull();
+    expect(h.config.slack.socketMode).toBe(true);
+    expect(startCalls).toContainEqual({ method: 'auth.test', auth: 'Bearer xoxb-e2e-token' });
+    expect(startCalls).toContainEqual({ method: 'apps.connections.open', auth: 'Bearer xapp-1-test' });
+  });
+
+  it('acks a slash command and answers in the thread', async () => {
+    const ack = await socket.send('slash_commands', command('diagnose sklearn-iris', 'C0SOCK'));
+    expect(ack.ms).toBeLessThan(3000);
+    await slack.waitFor(verdictPosted('C0SOCK'), 20_000);
+    const posts = slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0SOCK');
+    expect(posts[0]!.body.text).toBe('Diagnosing default/sklearn-iris…');
+    expect(posts[1]!.body.thread_ts).toBe(posts[0]!.response!.ts);
+    expect(textOf(posts[1]!.body)).toContain('STORAGE_URI_NOT_FOUND');
+  });
+
+  it('answers an app mention inside a thread, in that thread', async () => {
+    await socket.send('events_api', {
+      token: 'x', team_id: 'T0TEST', api_app_id: 'A0APP', type: 'event_callback', event_id: 'Ev1', event_time: 1,
+      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+      event: { type: 'app_mention', user: 'U0BOB', text: '<@U0BOT> diagnose default/sklearn-iris', channel: 'C0MENTION', ts: '1700.000200', thread_ts: '1700.000100', event_ts: '1700.000200' },
+    });
+    await slack.waitFor(verdictPosted('C0MENTION'), 20_000);
+    const posts = slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0MENTION');
+    for (const p of posts) expect(p.body.thread_ts).toBe('1700.000100');
+    expect(posts.map((p) => textOf(p.body)).join('\n')).toContain('STORAGE_URI_NOT_FOUND');
+  });
+
+  it('answers bad input in a mention with chat.postEphemeral', async () => {
+    await socket.send('events_api', {
+      token: 'x', team_id: 'T0TEST', api_app_id: 'A0APP', type: 'event_callback', event_id: 'Ev2', event_time: 1,
+      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+      event: { type: 'app_mention', user: 'U0BOB', text: '<@U0BOT> diagnose NOPE', channel: 'C0MENTION', ts: '1700.000300', event_ts: '1700.000300' },
+    });
+    await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral'));
+    const e = slack.callsTo('chat.postEphemeral')[0]!;
+    expect(e.body).toMatchObject({ channel: 'C0MENTION', user: 'U0BOB' });
+    expect(e.body.text).toContain('is not a valid InferenceService name');
+  });
+
+  it('lists a namespace with /isvc status', async () => {
+    await socket.send('slash_commands', command('status -n default', 'C0STATUS'));
+    await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0STATUS'), 20_000);
+    const msg = slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0STATUS')!;
+    expect(msg.body.text).toMatch(/^1 InferenceService in default, 1 not ready$/);
+    expect(textOf(msg.body)).toContain('`sklearn-iris`');
+  });
+
+  it('serves the health routes on PORT', async () => {
+    expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${h.bot.url}/metrics`)).status).toBe(200);
+  });
+});
