@@ -70,7 +70,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
         component,
         revision,
       }),
-      ...(failure.reason === 'CrashLoopBackOff' || failure.restarts > 0
+      ...(failure.waiting === 'CrashLoopBackOff'
         ? [finding('CRASH_LOOP', { subject, title: `${failure.container} restarts after being OOMKilled`, evidence: [state], component, revision })]
         : []),
     ];

@@ -66,9 +66,9 @@ export const requestFlow: Playbook = {
       finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
     ];
 
-    if (isReady(ctx.target.isvc)) return out;
-    // A VirtualService that references a Gateway the cluster does not have.
-    if (topLevel && !gateway) {
+    // A VirtualService that references a Gateway the cluster does not have: KServe never checks
+    // that the Gateway exists, so the InferenceService may even say Ready while no request arrives.
+    if (topLevel && gatewayName && !gateway) {
       out.push(
         finding('GATEWAY_MISSING', {
           subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
@@ -80,6 +80,7 @@ export const requestFlow: Playbook = {
         }),
       );
     }
+    if (isReady(ctx.target.isvc)) return out;
     // KFServing/KServe create the top-level VirtualService only once every component's Knative
     // Service is ready, and Knative creates its own only once the route is: a missing one is a
     // finding only when what comes before it on the path is ready.

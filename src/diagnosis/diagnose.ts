@@ -66,7 +66,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
   const ready = isReady(found.object);
   const problems = findings.filter((f) => f.severity !== 'info');
   if (ready && problems.length === 0) findings.push(readyFinding(ctx));
-  const ordered = orderFindings(mergeDuplicates(findings)).map(redactFinding);
+  const ordered = orderFindings(mergeDuplicates(findings)).map((f) => redactFinding({ ...f, title: oneLine(f.title) }));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
@@ -146,6 +146,12 @@ function readyFinding(ctx: DiagnosisContext): Finding {
       { kind: 'field', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `age: ${age}` },
     ],
   });
+}
+
+/** A title is one line: the first line of a multi-line message, at most 240 characters. */
+function oneLine(text: string): string {
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return first.length > 240 ? `${first.slice(0, 239)}…` : first;
 }
 
 export function humanAge(ms: number): string {

@@ -14,6 +14,8 @@ export interface ContainerFailure {
   message?: string;
   /** Whether the evidence of the crash is in the previous instance's log. */
   fromPrevious: boolean;
+  /** The container's current waiting reason (CrashLoopBackOff while it is backing off). */
+  waiting?: string;
 }
 
 /** What went wrong with one container, from its current state and the last terminated instance. */
@@ -34,6 +36,7 @@ export function containerFailure(status: V1ContainerStatus, init: boolean): Cont
       restarts,
       message: waiting.message ?? last?.message,
       fromPrevious: Boolean(last),
+      waiting: waiting.reason,
     };
   }
   if (last && ((last.exitCode ?? 0) !== 0 || last.reason === 'OOMKilled') && restarts > 0) {
