@@ -44,8 +44,9 @@ export const DEFAULT_LOG_LIMIT_BYTES = 256 * 1024;
 
 /**
  * Read-only access to the cluster for one diagnosis. Every read is memoised (playbooks running
- * concurrently share one request), 404 becomes `null` / `[]`, 403 is recorded (the runner reports
- * it as BOT_FORBIDDEN) and thrown as ForbiddenError, anything else is a ClusterUnreachableError.
+ * concurrently share one request), 404 becomes `null` / `[]` (also when a custom resource's group
+ * is not installed), 403 is recorded (the runner reports it as BOT_FORBIDDEN) and thrown as
+ * ForbiddenError, anything else is a ClusterUnreachableError.
  */
 export class ClusterReader {
   private readonly memo = new Map<string, Promise<unknown>>();
@@ -67,7 +68,7 @@ export class ClusterReader {
     return this.once(`isvc/${namespace}/${name}`, async () => {
       const found = await Promise.all(
         INFERENCE_SERVICE_VERSIONS.map((resource) =>
-          this.getCustom(resource, namespace, name, inferenceServiceSchema, { missingGroupIsNotFound: true }),
+          this.getCustom(resource, namespace, name, inferenceServiceSchema),
         ),
       );
       const index = found.findIndex((o) => o !== null);
@@ -80,46 +81,46 @@ export class ClusterReader {
   inferenceServiceNames(namespace: string): Promise<string[]> {
     return this.once(`isvc-names/${namespace}`, async () => {
       const lists = await Promise.all(
-        INFERENCE_SERVICE_VERSIONS.map((r) => this.listCustom(r, namespace, kubeObjectSchema, undefined, { missingGroupIsEmpty: true })),
+        INFERENCE_SERVICE_VERSIONS.map((r) => this.listCustom(r, namespace, kubeObjectSchema)),
       );
       return [...new Set(lists.flat().map((o) => o.metadata.name))].sort();
     });
   }
 
   knativeServices(namespace: string): Promise<KnativeService[]> {
-    return this.listCustom(KNATIVE_SERVICE, namespace, knativeServiceSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(KNATIVE_SERVICE, namespace, knativeServiceSchema);
   }
 
   revisions(namespace: string): Promise<Revision[]> {
-    return this.listCustom(KNATIVE_REVISION, namespace, revisionSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(KNATIVE_REVISION, namespace, revisionSchema);
   }
 
   routes(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(KNATIVE_ROUTE, namespace, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(KNATIVE_ROUTE, namespace, kubeObjectSchema);
   }
 
   gateway(namespace: string, name: string): Promise<KubeObject | null> {
-    return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema, { missingGroupIsNotFound: true });
+    return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
   }
 
   virtualServices(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_VIRTUAL_SERVICE, namespace, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(ISTIO_VIRTUAL_SERVICE, namespace, kubeObjectSchema);
   }
 
   authorizationPolicies(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_AUTHORIZATION_POLICY, namespace, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(ISTIO_AUTHORIZATION_POLICY, namespace, kubeObjectSchema);
   }
 
   clusterRbacConfigs(): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_CLUSTER_RBAC_CONFIG, undefined, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(ISTIO_CLUSTER_RBAC_CONFIG, undefined, kubeObjectSchema);
   }
 
   servingRuntimes(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(SERVING_RUNTIME, namespace, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(SERVING_RUNTIME, namespace, kubeObjectSchema);
   }
 
   clusterServingRuntimes(): Promise<KubeObject[]> {
-    return this.listCustom(CLUSTER_SERVING_RUNTIME, undefined, kubeObjectSchema, undefined, { missingGroupIsEmpty: true });
+    return this.listCustom(CLUSTER_SERVING_RUNTIME, undefined, kubeObjectSchema);
   }
 
   pods(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
@@ -200,7 +201,6 @@ export class ClusterReader {
     namespace: string,
     name: string,
     schema: z.ZodType<T>,
-    _opts: { missingGroupIsNotFound: true },
   ): Promise<T | null> {
     const key = `get/${resource.group}/${resource.version}/${resource.plural}/${namespace}/${name}`;
     return this.once(key, () =>
@@ -222,8 +222,7 @@ export class ClusterReader {
     resource: CustomResource,
     namespace: string | undefined,
     schema: z.ZodType<T>,
-    labelSelector: string | undefined,
-    _opts: { missingGroupIsEmpty: true },
+    labelSelector?: string,
   ): Promise<T[]> {
     const key = `list/${resource.group}/${resource.version}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`;
     return this.once(key, () =>
