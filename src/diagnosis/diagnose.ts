@@ -121,7 +121,7 @@ async function notFoundFinding(reader: ClusterReader, target: TargetRef): Promis
 function checkFailed(playbook: Playbook, error: unknown, target: TargetRef): Finding {
   const message = error instanceof Error ? error.message : String(error);
   return finding('CLUSTER_UNREACHABLE', {
-    subject: refOf('InferenceService', target.namespace, target.name),
+    subject: `Check ${playbook.id} for InferenceService ${target.namespace}/${target.name}`,
     title: `Check "${playbook.title}" could not run: ${message}`,
     evidence: [{ kind: 'note', ref: `playbook ${playbook.id}`, text: message }],
   });
