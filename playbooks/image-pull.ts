@@ -28,14 +28,17 @@ export const imagePull: Playbook = {
         seen.add(s.image);
         const name = pod.metadata?.name ?? '?';
         const subject = refOf('Pod', ctx.target.namespace, name);
-        const events = (await eventsOf(ctx)).filter((e) => e.involvedObject?.name === name && /Failed|BackOff/.test(e.reason ?? '') && /image/i.test(e.message ?? ''));
+        // the kubelet's "Failed to pull image ...: not found" says why; "Back-off pulling image" only repeats it
+        const events = (await eventsOf(ctx))
+          .filter((e) => e.involvedObject?.name === name && /Failed|BackOff/.test(e.reason ?? '') && /image/i.test(e.message ?? ''))
+          .sort((a, b) => Number(/Failed to pull image/.test(b.message ?? '')) - Number(/Failed to pull image/.test(a.message ?? '')));
         out.push(
           finding('IMAGE_PULL_FAILED', {
             subject,
             title: `Cannot pull image ${s.image} (${reason})`,
             evidence: [
               { kind: 'field', ref: subject, container: s.name, text: `image: ${s.image}; ${reason}${s.state?.waiting?.message ? `: ${s.state.waiting.message}` : ''}` },
-              ...events.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}` })),
+              ...events.slice(0, 2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}` })),
             ],
             component: componentOf(pod.metadata?.labels),
             revision: revisionOfPod(pod),

@@ -108,39 +108,55 @@ function storageUriOf(ctx: DiagnosisContext): string | undefined {
   return /"storageUri":"([^"]+)"/.exec(spec)?.[1];
 }
 
-/** Running but never ready: the kubelet's "Readiness probe failed" events, with the container's log. */
+/**
+ * Running but never ready: the kubelet's "Readiness probe failed" events, with the model container's
+ * log. Under Knative the user's probe moves into queue-proxy (SERVING_READINESS_PROBE), so the
+ * kubelet probes queue-proxy and the model container itself reports ready.
+ */
 async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<Finding[]> {
-  const candidates = pods.filter(
-    (p) =>
+  const candidates = pods.filter((p) => {
+    const statuses = p.status?.containerStatuses ?? [];
+    return (
       p.status?.phase === 'Running' &&
-      (p.status.containerStatuses ?? []).some((s) => isModelContainer(s.name) && s.state?.running && !s.ready && (s.restartCount ?? 0) === 0),
-  );
+      statuses.some((s) => s.state?.running && !s.ready) &&
+      statuses.filter((s) => isModelContainer(s.name)).every((s) => s.state?.running && (s.restartCount ?? 0) === 0)
+    );
+  });
   if (candidates.length === 0) return [];
   const events = await eventsOf(ctx);
-  const out: Finding[] = [];
-  for (const pod of candidates.slice(0, 1)) {
+  for (const pod of candidates) {
     const name = pod.metadata?.name ?? '?';
-    const probeEvents = events.filter((e) => e.involvedObject?.name === name && /Readiness probe failed|Unhealthy/i.test(`${e.reason} ${e.message}`));
+    const probeEvents = events.filter((e) => e.involvedObject?.name === name && /Readiness probe failed/i.test(e.message ?? ''));
     if (probeEvents.length === 0) continue;
-    const container = pod.status?.containerStatuses?.find((s) => isModelContainer(s.name) && !s.ready)?.name ?? 'kserve-container';
-    const probe = pod.spec?.containers?.find((c) => c.name === container)?.readinessProbe;
-    const probeText = probe?.httpGet ? `httpGet ${probe.httpGet.path ?? '/'} port ${String(probe.httpGet.port)}` : probe?.tcpSocket ? `tcpSocket port ${String(probe.tcpSocket.port)}` : 'readiness probe';
-    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, {});
+    const modelContainer = pod.spec?.containers?.find((c) => isModelContainer(c.name));
+    const container = modelContainer?.name ?? 'kserve-container';
+    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { match: /error|warn|waiting|loading|timeout/i });
     const subject = refOf('Pod', ctx.target.namespace, name);
     const last = probeEvents[probeEvents.length - 1]!;
-    out.push(
+    const probed = /\{([^}]+)\}/.exec(last.involvedObject?.fieldPath ?? '')?.[1] ?? container;
+    return [
       finding('READINESS_PROBE_FAILING', {
         subject,
-        title: `${container} runs but never becomes ready: ${last.message ?? 'readiness probe failed'}`,
+        title: `${container} runs but never becomes ready: ${last.message ?? 'readiness probe failed'}${last.count && last.count > 1 ? ` (x${last.count})` : ''}`,
         evidence: [
-          { kind: 'probe', ref: subject, container, text: probeText },
-          ...probeEvents.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}` })),
+          { kind: 'probe', ref: subject, container: probed, text: probeText(pod, container) },
+          ...probeEvents.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, container: probed, text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}` })),
           log.evidence,
         ],
         component: componentOf(pod.metadata?.labels),
         revision: revisionOfPod(pod),
       }),
-    );
+    ];
   }
-  return out;
+  return [];
+}
+
+/** The readiness probe as configured: on the model container, or handed to queue-proxy by Knative. */
+function probeText(pod: V1Pod, container: string): string {
+  const own = pod.spec?.containers?.find((c) => c.name === container)?.readinessProbe;
+  if (own?.httpGet) return `${container} readiness probe: httpGet ${own.httpGet.path ?? '/'} port ${String(own.httpGet.port)}`;
+  if (own?.tcpSocket) return `${container} readiness probe: tcpSocket port ${String(own.tcpSocket.port)}`;
+  const queue = pod.spec?.containers?.find((c) => c.name === 'queue-proxy');
+  const serving = queue?.env?.find((e) => e.name === 'SERVING_READINESS_PROBE')?.value;
+  return serving ? `queue-proxy probes ${container} for Knative: ${serving}` : 'readiness probe';
 }

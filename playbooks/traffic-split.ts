@@ -121,13 +121,21 @@ function iter8Routes(ctx: DiagnosisContext, virtualServices: KubeObject[]): Evid
   );
   if (!vs || !Array.isArray(vs.spec?.http)) return [];
   const ref = refOf('VirtualService', ctx.target.namespace, vs.metadata.name);
-  return (vs.spec.http as Array<Record<string, unknown>>).flatMap((route) => {
-    const match = Array.isArray(route.match) && route.match.length ? JSON.stringify(route.match).replace(/"/g, '') : 'default';
-    const dests = Array.isArray(route.route) ? (route.route as Array<Record<string, unknown>>) : [];
-    return dests.map((d) => {
-      const host = JSON.stringify(d).match(/"Host":"([^"]+)"|"host":"([^"]+)"/i);
-      const target = host?.[1] ?? host?.[2] ?? 'unknown';
-      return { kind: 'field' as const, ref, text: `${match} -> ${target}${typeof d.weight === 'number' ? ` (${d.weight}%)` : ''}` };
-    });
+  return (vs.spec.http as Array<Record<string, unknown>>).map((route) => {
+    const match = Array.isArray(route.match) && route.match.length ? describeMatch(route.match as Array<Record<string, unknown>>) : 'all other requests';
+    const host = (route.headers as { request?: { set?: Record<string, string> } } | undefined)?.request?.set?.Host;
+    const dests = Array.isArray(route.route) ? (route.route as Array<{ destination?: { host?: string }; weight?: number; headers?: { request?: { set?: Record<string, string> } } }>) : [];
+    const targets = dests.map((d) => `${d.headers?.request?.set?.Host ?? host ?? d.destination?.host ?? 'unknown'}${typeof d.weight === 'number' ? ` (${d.weight}%)` : ''}`);
+    return { kind: 'field' as const, ref, text: `${route.name ? `route ${String(route.name)}: ` : ''}${match} -> ${targets.join(', ')}` };
   });
+}
+
+function describeMatch(matches: Array<Record<string, unknown>>): string {
+  return matches
+    .map((m) => {
+      const headers = m.headers as Record<string, Record<string, string>> | undefined;
+      const parts = Object.entries(headers ?? {}).map(([k, v]) => `header ${k} ${Object.entries(v).map(([op, val]) => `${op} ${val}`).join(' ')}`);
+      return parts.length ? parts.join(' and ') : JSON.stringify(m).replace(/"/g, '');
+    })
+    .join(' or ');
 }
