@@ -82,8 +82,28 @@ export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcer
     if (lines.length > tail.length) truncated = true;
   }
 
-  const order = [...picked].sort((a, b) => a - b);
-  return { lines: order.map((i) => lines[i]!), lineNumbers: order.map((i) => i + 1), truncated };
+  const sorted = [...picked].sort((a, b) => a - b);
+  const order = foldRepeats(sorted, lines);
+  return { lines: order.map((i) => lines[i]!), lineNumbers: order.map((i) => i + 1), truncated: truncated || order.length < sorted.length };
+}
+
+/** A line's shape: the same message with other timestamps, numbers or ids. */
+function shapeOf(line: string): string {
+  return line.replace(/\d+/g, '0').replace(/[0-9a-f]{8,}/gi, 'x');
+}
+
+/** Runs of three or more lines of one shape keep their first and last line. */
+function foldRepeats(indexes: number[], lines: readonly string[]): number[] {
+  const out: number[] = [];
+  let runStart = 0;
+  for (let k = 1; k <= indexes.length; k++) {
+    const same = k < indexes.length && shapeOf(lines[indexes[k]!]!) === shapeOf(lines[indexes[runStart]!]!);
+    if (same) continue;
+    const run = indexes.slice(runStart, k);
+    out.push(...(run.length >= 3 ? [run[0]!, run[run.length - 1]!] : run));
+    runStart = k;
+  }
+  return out;
 }
 
 /** A traceback's lines, keeping the header, the last frames and the exception when it is too long; plus the line before it. */

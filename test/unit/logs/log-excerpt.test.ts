@@ -47,3 +47,12 @@ describe('excerptLog', () => {
     expect(e.lineNumbers).toEqual([3]);
   });
 });
+
+describe('excerptLog repeats', () => {
+  it('keeps the first and last of a run of lines of one shape', () => {
+    const log = Array.from({ length: 8 }, (_, i) => `2023-11-08T08:2${i}:00Z INFO Waiting for shard to be ready... rank=0`).join('\n');
+    const e = excerptLog(log, { match: /Waiting/ });
+    expect(e.lineNumbers).toEqual([1, 8]);
+    expect(e.truncated).toBe(true);
+  });
+});
