@@ -16,9 +16,6 @@ usage: isvc-doctor serve [--config FILE]
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
 `;
 
-/** Loaded only for `serve`, so that `diagnose` never loads Slack, BullMQ or Redis clients. */
-const SERVE_COMMAND_MODULE = './serve-command.js';
-
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -36,7 +33,8 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         return await runSimulateCommand(rest);
       }
       case 'serve': {
-        const { runServeCommand } = (await import(SERVE_COMMAND_MODULE)) as { runServeCommand(argv: string[]): Promise<number> };
+        // loaded only for `serve`, so that `diagnose` never loads Slack, BullMQ or Redis clients
+        const { runServeCommand } = await import('./serve-command.js');
         return await runServeCommand(rest);
       }
       case undefined:
