@@ -8,10 +8,12 @@ export function isvcCommand(deps: BotDeps) {
   return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     await ack();
     const parsed = parseIsvcCommand(command.text ?? '', deps.config);
-    await runCommand(deps, parsed, {
-      channel: command.channel_id,
-      user: command.user_id,
-      replyEphemeral: (m) => respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never }),
-    });
+    deps.afterAck(() =>
+      runCommand(deps, parsed, {
+        channel: command.channel_id,
+        user: command.user_id,
+        replyEphemeral: (m) => respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never }),
+      }),
+    );
   };
 }

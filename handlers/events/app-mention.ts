@@ -9,11 +9,13 @@ export function appMention(deps: BotDeps) {
     if (!event.user) return; // edited / bot messages carry no user
     const user = event.user;
     const parsed = parseIsvcCommand(stripMentions(event.text ?? ''), deps.config);
-    await runCommand(deps, parsed, {
-      channel: event.channel,
-      user,
-      ...(event.thread_ts ? { threadTs: event.thread_ts } : {}),
-      replyEphemeral: (m) => deps.poster.ephemeral(event.channel, user, m, event.thread_ts),
-    });
+    deps.afterAck(() =>
+      runCommand(deps, parsed, {
+        channel: event.channel,
+        user,
+        ...(event.thread_ts ? { threadTs: event.thread_ts } : {}),
+        replyEphemeral: (m) => deps.poster.ephemeral(event.channel, user, m, event.thread_ts),
+      }),
+    );
   };
 }

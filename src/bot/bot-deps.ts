@@ -1,6 +1,7 @@
 /** What the Slack listeners need, built once by `startBot` and passed to `registerHandlers(app, deps)`. */
 import type { AppConfig } from '../config.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { AfterAck } from './after-ack.js';
 import type { BotLogger } from './logger.js';
 import type { BotMetrics } from './metrics.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -11,4 +12,6 @@ export interface BotDeps {
   poster: SlackPoster;
   metrics: BotMetrics;
   logger: BotLogger;
+  /** Runs a listener's work after its ack, a few at a time. */
+  afterAck: AfterAck;
 }

@@ -12,6 +12,7 @@ import { diagnose } from '../diagnosis/diagnose.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { createAfterAck } from './after-ack.js';
 import { buildSlackApp } from './build-app.js';
 import type { BotDeps } from './bot-deps.js';
 import { healthRoutes, startHealthServer } from './health-routes.js';
@@ -81,7 +82,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       closers.push(() => w.close());
     }
     if (role !== 'worker') {
-      const deps: BotDeps = { config, queue, poster, metrics, logger };
+      const afterAck = createAfterAck(8, (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`));
+      const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck };
       app = await buildSlackApp({ slack: config.slack, port: config.port, routes, deps });
       const a = app;
       const started = (config.slack.socketMode ? await app.start() : await app.start(config.port)) as unknown;
