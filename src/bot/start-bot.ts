@@ -82,7 +82,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       closers.push(() => w.close());
     }
     if (role !== 'worker') {
-      const afterAck = createAfterAck(8, (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`));
+      const afterAck = createAfterAck({ onError: (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`) });
       const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck };
       app = await buildSlackApp({ slack: config.slack, port: config.port, routes, deps });
       const a = app;
