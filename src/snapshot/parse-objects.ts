@@ -13,6 +13,7 @@ export function parseObjects(text: string, file: string): KubeObject[] {
     if (!Array.isArray(items)) throw new SnapshotError(`document ${index + 1}: List items is not a list`, file);
     for (const item of items) {
       if (!isObject(item)) throw new SnapshotError(`document ${index + 1}: a List item is not an object`, file);
+      fillFromTypedList(doc, item);
       checkObject(item, file, index);
       objects.push(item);
     }
@@ -22,6 +23,14 @@ export function parseObjects(text: string, file: string): KubeObject[] {
 
 function isList(doc: KubeObject): boolean {
   return typeof doc.kind === 'string' && (doc.kind === 'List' || doc.kind.endsWith('List')) && 'items' in doc;
+}
+
+/** Items of a typed list as the API returns it (PodList, EventList, …) carry no apiVersion / kind. */
+function fillFromTypedList(list: KubeObject, item: KubeObject): void {
+  const kind = typeof list.kind === 'string' && list.kind !== 'List' ? list.kind.replace(/List$/, '') : undefined;
+  if (!kind) return;
+  if (typeof item.kind !== 'string') item.kind = kind;
+  if (typeof item.apiVersion !== 'string' && typeof list.apiVersion === 'string') item.apiVersion = list.apiVersion;
 }
 
 function checkObject(item: KubeObject, file: string, index: number): void {

@@ -71,4 +71,10 @@ describe('loadSnapshot', () => {
     expect(snapshot.config).toEqual({ slack: { channel: 'x' } });
     expect(snapshot.deny).toEqual([]);
   });
+
+  it('fills apiVersion and kind of the items of a typed list (PodList, EventList) as the API returns them', async () => {
+    const dir = await tempSnapshot({ 'objects.yaml': 'apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p, namespace: default}\n' });
+    const snapshot = await loadSnapshot(dir);
+    expect(snapshot.objects).toEqual([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }]);
+  });
 });
