@@ -5,11 +5,12 @@
  * failed to load (FailedToLoad / ModelLoadFailed) or a model format no ServingRuntime supports is
  * a finding even when Ready says True.
  *
- * RBAC: get inferenceservices (read by the runner), list servingruntimes / clusterservingruntimes.
+ * RBAC: get inferenceservices (read by the runner), list events, list servingruntimes / clusterservingruntimes.
  * Emits: ISVC_NOT_READY, MODEL_LOAD_FAILED, NO_SUPPORTING_RUNTIME.
  */
 import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { eventsOf } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { componentsOf, conditionOf, formatCondition, refOf } from '../src/kube/inference-service-view.js';
@@ -32,11 +33,20 @@ export const inferenceServiceStatus: Playbook = {
     const ready = conditionOf(isvc, 'Ready');
     if (ready?.status !== 'True') {
       const failing = conditions.filter((c) => c.status !== 'True');
+      // the latest warnings about it or anything it created: the evidence when no playbook knows more
+      const warnings = (await eventsOf(ctx)).filter((e) => e.type === 'Warning').slice(-3);
       out.push(
         finding('ISVC_NOT_READY', {
           subject,
           title: `${ctx.target.name} is not ready${ready?.reason ? ` (${ready.reason})` : ready ? '' : ' (no Ready condition yet)'}`,
-          evidence: (failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
+          evidence: [
+            ...(failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
+            ...warnings.map((e) => ({
+              kind: 'event' as const,
+              ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'),
+              text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+            })),
+          ],
         }),
       );
     }
