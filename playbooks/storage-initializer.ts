@@ -14,7 +14,8 @@ import { finding } from '../src/diagnosis/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
-import type { Finding } from '../src/diagnosis/types.js';
+import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { excerptLog } from '../src/logs/log-excerpt.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
 
@@ -23,6 +24,9 @@ const ACCESS_DENIED =
 const NOT_FOUND =
   /does not exist|NoSuchKey|NoSuchBucket|No such file or directory|FileNotFoundError|not found|\b404\b|No (model|objects?|files?) (was |were )?found|Could not find|ResourceNotFound|BlobNotFound|ContainerNotFound/i;
 const EXCEPTION_LINE = /^[A-Za-z_.]*(Error|Exception|StopIteration)\b|^\S+: /;
+const CAUSE = new RegExp(`${ACCESS_DENIED.source}|${NOT_FOUND.source}`, 'i');
+/** Words of the storage-initializer in a copied message (KServe's modelStatus, Knative's revision status). */
+const STORAGE_INITIALIZER_WORDS = /initializer-entrypoint|storage\.py|Storage\.download|storage-initializer|Copying contents of/;
 
 export const storageInitializer: Playbook = {
   id: 'storage-initializer',
@@ -54,47 +58,68 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const name = pod.metadata?.name ?? '?';
   const component = componentOf(pod.metadata?.labels);
   const revision = revisionOfPod(pod);
-  const storageUri = storageUriOf(ctx, pod, component);
-  const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, {
-    preferPrevious: failure.fromPrevious,
-    match: new RegExp(`${ACCESS_DENIED.source}|${NOT_FOUND.source}`, 'i'),
-  });
   const subject = refOf('Pod', ns, name);
-  const uriEvidence = { kind: 'field' as const, ref: refOf('InferenceService', ns, ctx.target.name), text: `storageUri: ${storageUri ?? 'unknown'}` };
-  const account = pod.spec?.serviceAccountName ?? 'default';
+  const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, { preferPrevious: failure.fromPrevious, match: CAUSE });
+  // With terminationMessagePolicy FallbackToLogsOnError (KServe's default) the kubelet keeps the
+  // log's tail as the termination message: the evidence when the log itself cannot be read.
+  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageEvidence(failure.message, subject, `${STORAGE_INITIALIZER} termination message`) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
-  const out: Finding[] = [
+  return [
     finding('STORAGE_INIT_FAILED', {
       subject,
       title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
-      evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, log.evidence],
+      evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, ...(evidence !== log.evidence ? [log.evidence] : []), evidence],
       component,
       revision,
     }),
+    ...causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }),
   ];
-  const cause = classify(log.evidence.excerpt ?? []);
+}
+
+interface CauseInput {
+  subject: string;
+  evidence: Evidence;
+  storageUri?: string;
+  account?: string;
+  component?: string;
+  revision?: string;
+}
+
+/** STORAGE_URI_NOT_FOUND or STORAGE_ACCESS_DENIED when the storage-initializer's own words say which. */
+function causeFindings(ctx: DiagnosisContext, c: CauseInput): Finding[] {
+  const ns = ctx.target.namespace;
+  const uriEvidence: Evidence = { kind: 'field', ref: refOf('InferenceService', ns, ctx.target.name), text: `storageUri: ${c.storageUri ?? 'unknown'}` };
+  const cause = classify(c.evidence.excerpt ?? []);
   if (cause === 'access') {
-    out.push(
+    return [
       finding('STORAGE_ACCESS_DENIED', {
-        subject,
-        title: `The storage-initializer may not read ${storageUri ?? 'the model'} (service account ${account})`,
-        evidence: [uriEvidence, { kind: 'field', ref: subject, text: `serviceAccountName: ${account}` }, log.evidence],
-        component,
-        revision,
+        subject: c.subject,
+        title: `The storage-initializer may not read ${c.storageUri ?? 'the model'}${c.account ? ` (service account ${c.account})` : ''}`,
+        evidence: [uriEvidence, ...(c.account ? [{ kind: 'field' as const, ref: c.subject, text: `serviceAccountName: ${c.account}` }] : []), c.evidence],
+        component: c.component,
+        revision: c.revision,
       }),
-    );
-  } else if (cause === 'not-found') {
-    out.push(
-      finding('STORAGE_URI_NOT_FOUND', {
-        subject,
-        title: `Model not found at ${storageUri ?? 'the storageUri'}`,
-        evidence: [uriEvidence, log.evidence],
-        component,
-        revision,
-      }),
-    );
+    ];
   }
-  return out;
+  if (cause === 'not-found') {
+    return [
+      finding('STORAGE_URI_NOT_FOUND', {
+        subject: c.subject,
+        title: `Model not found at ${c.storageUri ?? 'the storageUri'}`,
+        evidence: [uriEvidence, c.evidence],
+        component: c.component,
+        revision: c.revision,
+      }),
+    ];
+  }
+  return [];
+}
+
+/** A multi-line message (termination message, modelStatus) as a log-like excerpt. */
+function messageEvidence(message: string | undefined, ref: string, what: string): Evidence | undefined {
+  if (!message || message.trim() === '') return undefined;
+  const excerpt = excerptLog(message, { match: CAUSE });
+  return { kind: 'log', ref, container: STORAGE_INITIALIZER, text: what, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated };
 }
 
 /** Decides from the exception lines first (the last word of a traceback), then from any line. */
@@ -122,8 +147,13 @@ function storageUriOf(ctx: DiagnosisContext, pod: V1Pod, component: string | und
   return (comps.find((c) => c.name === component) ?? comps[0])?.storageUri;
 }
 
-/** When the pods are gone: events that the storage-initializer failed. */
+/**
+ * When the pods are gone: what KServe copied into modelStatus (the storage-initializer's
+ * termination message), and the events that the storage-initializer failed.
+ */
 async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
+  const fromStatus = fromModelStatus(ctx);
+  if (fromStatus.length > 0) return fromStatus;
   const events = (await eventsOf(ctx)).filter((e) => /storage-initializer/.test(`${e.message ?? ''} ${e.involvedObject?.fieldPath ?? ''}`) && e.type === 'Warning');
   if (events.length === 0) return [];
   const last = events[events.length - 1]!;
@@ -138,5 +168,23 @@ async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
         text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
       })),
     }),
+  ];
+}
+
+function fromModelStatus(ctx: DiagnosisContext): Finding[] {
+  const status = ctx.target.isvc.status?.modelStatus as { lastFailureInfo?: { message?: unknown; exitCode?: unknown } } | undefined;
+  const message = typeof status?.lastFailureInfo?.message === 'string' ? status.lastFailureInfo.message : undefined;
+  if (!message || !STORAGE_INITIALIZER_WORDS.test(message)) return [];
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const evidence = messageEvidence(message, subject, 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)')!;
+  const storageUri = componentsOf(ctx.target.isvc).find((c) => c.name === 'predictor')?.storageUri;
+  return [
+    finding('STORAGE_INIT_FAILED', {
+      subject,
+      title: `The storage-initializer init container failed${typeof status?.lastFailureInfo?.exitCode === 'number' ? ` (exit code ${status.lastFailureInfo.exitCode})` : ''}; its pod is gone`,
+      evidence: [evidence],
+      component: 'predictor',
+    }),
+    ...causeFindings(ctx, { subject, evidence, storageUri, component: 'predictor' }),
   ];
 }
