@@ -18,6 +18,7 @@ import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/r
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
 import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
+import { excerptLog } from '../src/logs/log-excerpt.js';
 
 const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
 const MODEL_FILE_MISSING =
@@ -75,17 +76,23 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
         : []),
     ];
   }
-  const log = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
+  const read = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
+  // no readable log: the termination message (the log's tail under FallbackToLogsOnError) says the same
+  const fromMessage = !read.evidence.excerpt?.length && failure.message ? excerptLog(failure.message, { match: MODEL_FILE_MISSING }) : undefined;
+  const logEvidence: Evidence = fromMessage
+    ? { kind: 'log', ref: subject, container: failure.container, text: 'termination message', excerpt: fromMessage.lines, lineNumbers: fromMessage.lineNumbers, truncated: fromMessage.truncated }
+    : read.evidence;
   const out: Finding[] = [
     finding('CRASH_LOOP', {
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
-      evidence: [state, log.evidence],
+      evidence: [state, ...(fromMessage ? [read.evidence] : []), logEvidence],
       component,
       revision,
     }),
   ];
-  if (log.evidence.excerpt?.some((l) => MODEL_FILE_MISSING.test(l))) {
+  const log = { evidence: logEvidence };
+  if (logEvidence.excerpt?.some((l) => MODEL_FILE_MISSING.test(l))) {
     const uri = storageUriOf(ctx);
     out.unshift(
       finding('MODEL_FILE_MISSING', {
