@@ -49,6 +49,15 @@ export const fileConfigSchema = z
         channel: slackId.optional(),
         unreadyAfter: duration.default('5m'),
         channels: z.record(namespace, slackId).default({}),
+        groupWindow: duration.default('2m'),
+      })
+      .strict()
+      .default({}),
+    leaderElection: z
+      .object({
+        namespace: namespace.optional(),
+        leaseName: z.string().regex(DNS1123_LABEL, 'expected a DNS-1123 name').max(63).default('isvc-doctor-watcher'),
+        leaseDuration: duration.default('15s'),
       })
       .strict()
       .default({}),
@@ -85,7 +94,9 @@ export const envSchema = z.object({
 
 export interface AppConfig {
   approvers: string[];
-  alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string> };
+  alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string>; groupWindowMs: number };
+  /** The watcher's Lease (issue 5); namespace null: the pod's own namespace (or the kubeconfig context's). */
+  leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
   /** null: every namespace. */
   namespaces: string[] | null;
   queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
@@ -120,7 +131,8 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
   const apiUrl = e.data.SLACK_API_URL.endsWith('/') ? e.data.SLACK_API_URL : `${e.data.SLACK_API_URL}/`;
   return {
     approvers: f.approvers,
-    alerts: { channel: f.alerts.channel ?? null, unreadyAfterMs: f.alerts.unreadyAfter, channels: f.alerts.channels },
+    alerts: { channel: f.alerts.channel ?? null, unreadyAfterMs: f.alerts.unreadyAfter, channels: f.alerts.channels, groupWindowMs: f.alerts.groupWindow },
+    leaderElection: { namespace: f.leaderElection.namespace ?? null, leaseName: f.leaderElection.leaseName, leaseDurationMs: f.leaderElection.leaseDuration },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
     diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace },

@@ -19,7 +19,7 @@ describe('config', () => {
   it('applies defaults', () => {
     const c = buildConfig({}, env);
     expect(c.namespaces).toBeNull();
-    expect(c.alerts).toEqual({ channel: null, unreadyAfterMs: 300_000, channels: {} });
+    expect(c.alerts).toEqual({ channel: null, unreadyAfterMs: 300_000, channels: {}, groupWindowMs: 120_000 });
     expect(c.queue.concurrency).toBe(4);
     expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving' });
     expect(c.slack).toEqual({ botToken: 'xoxb-test', signingSecret: 'secret', appToken: null, apiUrl: 'https://slack.com/api/', socketMode: false });
@@ -47,7 +47,7 @@ describe('config', () => {
     );
     const c = loadConfig({ file, env: { ...env, SLACK_API_URL: 'http://127.0.0.1:9/api', PORT: '0', REDIS_URL: 'redis://r:1' } });
     expect(c.approvers).toEqual(['U0APPROVER']);
-    expect(c.alerts).toEqual({ channel: 'C0ALERTS', unreadyAfterMs: 90_000, channels: { 'team-a': 'C0TEAMA' } });
+    expect(c.alerts).toEqual({ channel: 'C0ALERTS', unreadyAfterMs: 90_000, channels: { 'team-a': 'C0TEAMA' }, groupWindowMs: 120_000 });
     expect(c.queue.concurrency).toBe(2);
     expect(c.diagnosis.links[0]!.name).toBe('Grafana');
     expect(c.diagnosis.knativeNamespace).toBe('knative-system');
