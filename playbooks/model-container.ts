@@ -78,7 +78,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
   }
   const read = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
   // no readable log: the termination message (the log's tail under FallbackToLogsOnError) says the same
-  const fromMessage = !read.evidence.excerpt?.length && failure.message ? excerptLog(failure.message, { match: MODEL_FILE_MISSING }) : undefined;
+  const fromMessage = !read.evidence.excerpt?.length && failure.terminationMessage ? excerptLog(failure.terminationMessage, { match: MODEL_FILE_MISSING }) : undefined;
   const logEvidence: Evidence = fromMessage
     ? { kind: 'log', ref: subject, container: failure.container, text: 'termination message', excerpt: fromMessage.lines, lineNumbers: fromMessage.lineNumbers, truncated: fromMessage.truncated }
     : read.evidence;

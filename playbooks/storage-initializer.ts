@@ -62,7 +62,7 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, { preferPrevious: failure.fromPrevious, match: CAUSE });
   // With terminationMessagePolicy FallbackToLogsOnError (KServe's default) the kubelet keeps the
   // log's tail as the termination message: the evidence when the log itself cannot be read.
-  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageEvidence(failure.message, subject, `${STORAGE_INITIALIZER} termination message`) ?? log.evidence);
+  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageEvidence(failure.terminationMessage, subject, `${STORAGE_INITIALIZER} termination message`) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
   return [
     finding('STORAGE_INIT_FAILED', {

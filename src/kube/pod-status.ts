@@ -16,6 +16,8 @@ export interface ContainerFailure {
   fromPrevious: boolean;
   /** The container's current waiting reason (CrashLoopBackOff while it is backing off). */
   waiting?: string;
+  /** The terminated instance's message (the log's tail under terminationMessagePolicy FallbackToLogsOnError). */
+  terminationMessage?: string;
 }
 
 /** What went wrong with one container, from its current state and the last terminated instance. */
@@ -45,9 +47,14 @@ export function containerFailure(status: V1ContainerStatus, init: boolean): Cont
   return undefined;
 }
 
+function withTerminationMessage(status: V1ContainerStatus, failure: ContainerFailure | undefined): ContainerFailure | undefined {
+  const message = status.state?.terminated?.message ?? status.lastState?.terminated?.message;
+  return failure && message ? { ...failure, terminationMessage: message } : failure;
+}
+
 export function containerFailures(pod: V1Pod): ContainerFailure[] {
-  const init = (pod.status?.initContainerStatuses ?? []).map((s) => containerFailure(s, true));
-  const main = (pod.status?.containerStatuses ?? []).map((s) => containerFailure(s, false));
+  const init = (pod.status?.initContainerStatuses ?? []).map((s) => withTerminationMessage(s, containerFailure(s, true)));
+  const main = (pod.status?.containerStatuses ?? []).map((s) => withTerminationMessage(s, containerFailure(s, false)));
   return [...init, ...main].filter((f): f is ContainerFailure => f !== undefined);
 }
 
