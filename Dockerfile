@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# isvc-doctor: the Slack bot (`serve`) and the CLI. Multi-stage: build with dev dependencies, run
+# with production dependencies only, as a non-root user, under tini for signals.
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY playbooks ./playbooks
+COPY handlers ./handlers
+COPY bench ./bench
+COPY test/support ./test/support
+RUN npm run build
+
+FROM node:22-bookworm-slim AS runtime
+# tini reaps children and forwards SIGTERM so `serve` can finish or release its jobs
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/src/cli/isvc-doctor.js"]
+CMD ["serve", "--config", "/etc/isvc-doctor/config.yaml"]
