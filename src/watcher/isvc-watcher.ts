@@ -1,0 +1,127 @@
+/**
+ * Watches InferenceServices: one informer per served API version (serving.kserve.io/v1beta1,
+ * serving.kubeflow.org/v1beta1, /v1alpha2) and per configured namespace (or cluster-wide when every
+ * namespace is allowed). The same namespace/name under two versions (KFServing serves v1alpha2 and
+ * v1beta1 of one object) is one InferenceService: the most preferred version's reading wins.
+ * Reports changes that matter to incidents (`onChange`) and disappearances (`onDelete`).
+ *
+ * RBAC: inferenceservices list / watch (each group), in each watched namespace.
+ */
+import { CustomObjectsApi, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import type { CustomResource } from '../kube/resources.js';
+import { isvcStateOf, sameIsvcState, type IsvcState } from './isvc-state.js';
+import { RestartingInformer } from './restarting-informer.js';
+import { servedIsvcVersions } from './served-isvc-versions.js';
+
+export interface IsvcWatcherOptions {
+  kubeConfig: KubeConfig;
+  /** null: every namespace (one cluster-wide informer per version). */
+  namespaces: string[] | null;
+  onChange(state: IsvcState, previous: IsvcState | null): void;
+  onDelete(previous: IsvcState): void;
+  warn?(message: string): void;
+  /** Default: discovery. */
+  versions?: CustomResource[];
+  initialBackoffMs?: number;
+}
+
+export class IsvcWatcher {
+  /** key → readings by source (index in preference order). */
+  private readonly readings = new Map<string, Map<number, IsvcState>>();
+  private readonly effective = new Map<string, IsvcState>();
+  private informers: RestartingInformer<KubernetesObject>[] = [];
+
+  constructor(private readonly options: IsvcWatcherOptions) {}
+
+  /** Starts the informers; resolves once each has applied its first list. */
+  async start(): Promise<void> {
+    const { kubeConfig } = this.options;
+    const versions = this.options.versions ?? (await servedIsvcVersions(kubeConfig, this.options.warn));
+    const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    const scopes: Array<string | null> = this.options.namespaces ?? [null];
+    versions.forEach((r, rank) => {
+      for (const namespace of scopes) {
+        const base = `/apis/${r.group}/${r.version}`;
+        const informer = new RestartingInformer<KubernetesObject>({
+          kubeConfig,
+          path: namespace ? `${base}/namespaces/${namespace}/${r.plural}` : `${base}/${r.plural}`,
+          list: () =>
+            (namespace
+              ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural })
+              : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural })) as Promise<KubernetesListObject<KubernetesObject>>,
+          onAdd: (o) => this.saw(rank, o),
+          onUpdate: (o) => this.saw(rank, o),
+          onDelete: (o) => this.gone(rank, o),
+          onError: (e, ms) => this.options.warn?.(`watch ${r.group}/${r.version} ${namespace ?? '(all namespaces)'}: ${describe(e)}; retrying in ${ms} ms`),
+          ...(this.options.initialBackoffMs ? { initialBackoffMs: this.options.initialBackoffMs } : {}),
+        });
+        this.informers.push(informer);
+      }
+    });
+    for (const i of this.informers) i.start();
+    await Promise.all(this.informers.map((i) => i.synced));
+  }
+
+  async stop(): Promise<void> {
+    const informers = this.informers;
+    this.informers = [];
+    await Promise.all(informers.map((i) => i.stop()));
+    this.readings.clear();
+    this.effective.clear();
+  }
+
+  get(key: string): IsvcState | undefined {
+    return this.effective.get(key);
+  }
+
+  all(): IterableIterator<IsvcState> {
+    return this.effective.values();
+  }
+
+  get size(): number {
+    return this.effective.size;
+  }
+
+  /** Informer restarts after errors, over all informers. */
+  get restarts(): number {
+    return this.informers.reduce((n, i) => n + i.restarts, 0);
+  }
+
+  private saw(rank: number, object: KubernetesObject): void {
+    const state = isvcStateOf(object as Parameters<typeof isvcStateOf>[0]);
+    if (!state) return;
+    let bySource = this.readings.get(state.key);
+    if (!bySource) this.readings.set(state.key, (bySource = new Map()));
+    bySource.set(rank, state);
+    this.settle(state.key, bySource);
+  }
+
+  private gone(rank: number, object: KubernetesObject): void {
+    const state = isvcStateOf(object as Parameters<typeof isvcStateOf>[0]);
+    if (!state) return;
+    const bySource = this.readings.get(state.key);
+    if (!bySource) return;
+    bySource.delete(rank);
+    if (bySource.size === 0) this.readings.delete(state.key);
+    this.settle(state.key, bySource);
+  }
+
+  private settle(key: string, bySource: Map<number, IsvcState>): void {
+    const previous = this.effective.get(key) ?? null;
+    const best = [...bySource.entries()].sort((a, b) => a[0] - b[0])[0]?.[1];
+    if (!best) {
+      this.effective.delete(key);
+      if (previous) this.options.onDelete(previous);
+      return;
+    }
+    this.effective.set(key, best);
+    if (!previous || !sameIsvcState(previous, best)) this.options.onChange(best, previous);
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as { statusCode?: number; code?: unknown; message?: string };
+  if (typeof e?.statusCode === 'number') return `HTTP ${e.statusCode}`;
+  if (typeof e?.code === 'number') return `HTTP ${e.code}`;
+  return e?.message?.split('\n')[0] ?? String(error);
+}
