@@ -1,0 +1,83 @@
+/**
+ * The worker's `remediate` job (jobId = proposal id): apply an approved proposal exactly once,
+ * record it, and verify. `approved → applying` is a compare-and-set, and the action's apply
+ * recognises a write it already made for this proposal, so a job retried after a worker crash
+ * neither repeats the write nor loses the approval. A conflict (the object changed after the
+ * click) re-plans and asks again. Cluster unreachable: rethrown, BullMQ retries.
+ */
+import { UnrecoverableError } from 'bullmq';
+import { describeRef, ObjectGoneError, WriteConflictError } from '../kube/cluster-writer.js';
+import { ClusterUnreachableError } from '../kube/errors.js';
+import { renderApplyOutcome, renderProposalDecided, renderVerification } from '../render/slack/render-proposal.js';
+import { actionById } from './actions/index.js';
+import { actionContext } from './plan-proposal.js';
+import type { Proposal, ProposalRecord, ProposalState } from './proposal.js';
+import type { RemediateJob, RemediationDeps } from './remediation-deps.js';
+import { replanProposal } from './replan-proposal.js';
+import { verifyRemediation } from './verify-remediation.js';
+
+export type RemediateResult = { outcome: 'remediation'; state: ProposalState | 'missing' };
+
+const quiet = (deps: RemediationDeps) => (e: unknown) => deps.warn(`remediation: ${e instanceof Error ? e.message : String(e)}`);
+
+async function recordEvent(deps: RemediationDeps, p: Proposal, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  const isvc = await deps.writer.get(p.plan.isvc).catch(() => null);
+  await deps.writer.createEvent({ ...p.plan.isvc, ...(isvc?.metadata.uid ? { uid: isvc.metadata.uid } : {}) }, { type, reason, message }).catch(quiet(deps));
+}
+
+async function setMessage(deps: RemediationDeps, rec: ProposalRecord, state: ProposalState, by: string, note?: string): Promise<void> {
+  const ts = rec.messageTs ?? (await deps.store.get(rec.proposal.id))?.messageTs;
+  if (ts) await deps.poster.update(rec.proposal.channel, ts, renderProposalDecided(rec.proposal, state, by, note)).catch(quiet(deps));
+}
+
+export async function applyProposal(deps: RemediationDeps, job: RemediateJob, signal?: AbortSignal): Promise<RemediateResult> {
+  const rec = await deps.store.get(job.proposalId);
+  if (!rec) return { outcome: 'remediation', state: 'missing' };
+  const p = rec.proposal;
+  const approver = rec.decidedBy ?? job.approver;
+  if (rec.state === 'applied') return verifyAndRecord(deps, rec, approver, signal);
+  if (rec.state !== 'approved' && rec.state !== 'applying') return { outcome: 'remediation', state: rec.state };
+  if (rec.state === 'approved') {
+    const moved = await deps.store.transition(p.id, ['approved'], 'applying', approver, deps.now());
+    if (!moved.ok && moved.state !== 'applying') return { outcome: 'remediation', state: moved.state === 'missing' ? 'missing' : moved.state };
+  }
+  const action = actionById(p.action);
+  if (!action) throw new UnrecoverableError(`REMEDIATION_UNKNOWN_ACTION: ${p.action}`);
+  const object = describeRef(p.plan.target);
+  const patch = JSON.stringify(p.plan.write);
+  let applied;
+  try {
+    applied = await action.apply(actionContext(deps, p.target), p.plan, p.id);
+  } catch (error) {
+    if (error instanceof ClusterUnreachableError) throw error;
+    if (error instanceof WriteConflictError || error instanceof ObjectGoneError) {
+      await replanProposal(deps, { ...rec, state: 'applying' }, ['applying'], 'isvc-doctor', `${object} changed after the approval`);
+      return { outcome: 'remediation', state: 'superseded' };
+    }
+    const code = ((error as { code?: unknown }).code as string | undefined) ?? 'INTERNAL_ERROR';
+    await deps.store.transition(p.id, ['applying'], 'failed', approver, deps.now());
+    await deps.audit.append({ event: 'failed', proposalId: p.id, action: p.action, object, actor: approver, patch, outcome: code });
+    await recordEvent(deps, p, 'Warning', 'RemediationFailed', `isvc-doctor: ${p.action} approved by Slack user ${approver} failed (${code})`);
+    await deps.poster.post(p.channel, renderApplyOutcome(p, approver, 'failed', code), p.threadTs).catch(quiet(deps));
+    await setMessage(deps, rec, 'failed', approver, code);
+    return { outcome: 'remediation', state: 'failed' };
+  }
+  await deps.store.transition(p.id, ['applying'], 'applied', approver, deps.now());
+  await deps.audit.append({ event: 'applied', proposalId: p.id, action: p.action, object, actor: approver, patch, outcome: applied });
+  await recordEvent(deps, p, 'Normal', 'RemediationApplied', `isvc-doctor: ${p.action} approved by Slack user ${approver} (proposal ${p.id}): ${p.plan.summary}`);
+  await deps.poster.post(p.channel, renderApplyOutcome(p, approver, 'applied', p.plan.summary), p.threadTs).catch(quiet(deps));
+  await setMessage(deps, rec, 'applied', approver);
+  return verifyAndRecord(deps, rec, approver, signal);
+}
+
+async function verifyAndRecord(deps: RemediationDeps, rec: ProposalRecord, approver: string, signal?: AbortSignal): Promise<RemediateResult> {
+  const p = rec.proposal;
+  const { outcome, waitedSeconds } = await verifyRemediation(deps, p, signal);
+  const moved = await deps.store.transition(p.id, ['applied'], 'verified', approver, deps.now());
+  if (!moved.ok) return { outcome: 'remediation', state: moved.state === 'missing' ? 'missing' : moved.state };
+  const result = outcome.kind === 'unknown' ? outcome.kind : `${outcome.kind}:${outcome.report.rootCause ?? 'ISVC_READY'}`;
+  await deps.audit.append({ event: 'verified', proposalId: p.id, action: p.action, object: describeRef(p.plan.target), actor: 'isvc-doctor', outcome: result });
+  await deps.poster.post(p.channel, renderVerification(p, outcome, waitedSeconds), p.threadTs).catch(quiet(deps));
+  if (outcome.kind === 'fixed') await setMessage(deps, rec, 'verified', approver);
+  return { outcome: 'remediation', state: 'verified' };
+}

@@ -1,0 +1,15 @@
+/** Finds the live InferenceService under any supported API version (fresh, for planning). */
+import type { TargetRef } from '../diagnosis/types.js';
+import type { ClusterWriter, ObjectRef } from '../kube/cluster-writer.js';
+import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import type { KubeObject } from '../kube/schemas.js';
+import { RemediationError } from './remediation-error.js';
+
+export async function findInferenceService(writer: ClusterWriter, target: TargetRef): Promise<{ ref: ObjectRef; object: KubeObject }> {
+  for (const r of INFERENCE_SERVICE_VERSIONS) {
+    const ref: ObjectRef = { apiVersion: `${r.group}/${r.version}`, kind: 'InferenceService', namespace: target.namespace, name: target.name };
+    const object = await writer.get(ref);
+    if (object) return { ref, object };
+  }
+  throw new RemediationError('REMEDIATION_TARGET_NOT_FOUND', `InferenceService ${target.namespace}/${target.name} not found`);
+}

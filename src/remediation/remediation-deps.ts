@@ -1,0 +1,39 @@
+/** What the remediation flow needs, built once by `createRemediationDeps` (start-bot wires it). */
+import type { SlackPoster } from '../bot/slack-poster.js';
+import type { Report, TargetRef } from '../diagnosis/types.js';
+import type { ClusterWriter } from '../kube/cluster-writer.js';
+import type { AuditLog } from './audit-log.js';
+import type { ProposalStore } from './proposal-store.js';
+import type { UserGroupDirectory } from './user-group-directory.js';
+
+export interface RemediationConfig {
+  approvers: string[];
+  namespaceApprovers: Record<string, string[]>;
+  twoPersonRule: boolean;
+  proposalTtlMs: number;
+  maxMemoryBytes: number;
+  /** How long verification waits for the controller and a healthy diagnosis. */
+  verifyTimeoutMs: number;
+  verifyPollMs: number;
+  knativeNamespace: string;
+}
+
+export interface RemediateJob {
+  kind: 'remediate';
+  proposalId: string;
+  approver: string;
+}
+
+export interface RemediationDeps {
+  config: RemediationConfig;
+  writer: ClusterWriter;
+  store: ProposalStore;
+  audit: AuditLog;
+  poster: SlackPoster;
+  groups: UserGroupDirectory;
+  /** Adds the apply job with jobId = proposal id (idempotent). */
+  enqueue(job: RemediateJob): Promise<void>;
+  diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
+  now(): number;
+  warn(message: string): void;
+}

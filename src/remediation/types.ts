@@ -1,0 +1,67 @@
+/**
+ * The shapes remediations share: an action (plan / validate / apply, one file each under
+ * actions/), the plan it computes against the live object, and the context it runs in.
+ */
+import type { z } from 'zod';
+import type { TargetRef } from '../diagnosis/types.js';
+import type { ClusterWriter, ObjectRef, PatchKind } from '../kube/cluster-writer.js';
+
+export type Risk = 'low' | 'medium' | 'high';
+
+/** One changed field, before and after (undefined: absent). */
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** The write a plan will make when approved. */
+export type PlannedWrite =
+  | { kind: 'patch'; target: ObjectRef; patchType: PatchKind; patch: unknown }
+  | { kind: 'delete-pods'; namespace: string; pods: Array<{ name: string; uid?: string }> };
+
+export interface Plan {
+  action: string;
+  params: Record<string, unknown>;
+  summary: string;
+  /** The object that changes. */
+  target: ObjectRef;
+  /** Its resourceVersion when planned (the approval is for that version only). */
+  resourceVersion: string;
+  /** The InferenceService the remediation is for (Event, verification). */
+  isvc: ObjectRef;
+  changes: FieldChange[];
+  write: PlannedWrite;
+  risk: Risk;
+  riskNote: string;
+}
+
+/** What the remediation settings of the config give the actions. */
+export interface RemediationSettings {
+  /** Upper bound for raise-memory-limit, bytes. */
+  maxMemoryBytes: number;
+  knativeNamespace: string;
+}
+
+export interface ActionContext {
+  writer: ClusterWriter;
+  settings: RemediationSettings;
+  /** The InferenceService the remediation is about. */
+  target: TargetRef;
+}
+
+export type Validation = { ok: true } | { ok: false; reason: 'stale' | 'gone'; message: string };
+
+export type ApplyOutcome = 'applied' | 'already-applied';
+
+export interface RemediationAction<P extends Record<string, unknown> = Record<string, unknown>> {
+  id: string;
+  title: string;
+  params: z.ZodType<P, z.ZodTypeDef, unknown>;
+  /** Computes the change against the live object and runs it with dryRun=All. */
+  plan(ctx: ActionContext, params: P): Promise<Plan>;
+  /** Whether the live object is still the one planned against. */
+  validate(ctx: ActionContext, plan: Plan): Promise<Validation>;
+  /** Makes the write, once: a write already made for this proposal is recognised, not repeated. */
+  apply(ctx: ActionContext, plan: Plan, proposalId: string): Promise<ApplyOutcome>;
+}

@@ -1,0 +1,111 @@
+/**
+ * Remediation messages (pure): the proposal in the thread (the change as a before/after diff, the
+ * object, the risk, Approve / Reject buttons whose value is only the opaque proposal id, a confirm
+ * dialog on the risky ones), the same message once decided (no buttons, who and when), the
+ * ephemeral refusals, the applied / failed notes and the verification outcome.
+ */
+import type { Report } from '../../diagnosis/types.js';
+import type { Proposal, ProposalState } from '../../remediation/proposal.js';
+import { diffLines } from '../../remediation/field-changes.js';
+import { context, section, type ActionsBlock, type Block, type SlackMessage } from './block-kit.js';
+import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+
+export const APPROVE_ACTION = 'remediation.approve';
+export const REJECT_ACTION = 'remediation.reject';
+
+const RISK_ICON = { low: '🟢', medium: '🟠', high: '🔴' } as const;
+
+function objectLine(p: Proposal): string {
+  const t = p.plan.target;
+  return `*Object:* \`${t.kind} ${t.namespace}/${t.name}\` (${t.apiVersion}, resourceVersion ${p.plan.resourceVersion})`;
+}
+
+function diffBlock(p: Proposal): string {
+  const lines = diffLines(p.plan.changes, 300).slice(0, 60).map((l) => escapeCode(l));
+  return cut(`*Change* (dry run accepted by the API server):\n\`\`\`\n${lines.join('\n')}\n\`\`\``, SLACK_LIMITS.sectionText);
+}
+
+function heading(p: Proposal): string {
+  const why = p.findingCode ? ` for \`${p.findingCode}\`` : '';
+  return `🛠️ *Proposed fix* \`${p.action}\`${why} on *${escapeMrkdwn(p.target.namespace)}/${escapeMrkdwn(p.target.name)}*: ${escapeMrkdwn(cut(p.plan.summary, 500))}`;
+}
+
+function buttons(p: Proposal): ActionsBlock {
+  const approve: Record<string, unknown> = { type: 'button', action_id: APPROVE_ACTION, text: { type: 'plain_text', text: 'Approve' }, style: 'primary', value: p.id };
+  if (p.plan.risk !== 'low') {
+    approve.confirm = {
+      title: { type: 'plain_text', text: 'Apply this change?' },
+      text: { type: 'mrkdwn', text: cut(`${escapeMrkdwn(p.plan.summary)}\n${RISK_ICON[p.plan.risk]} Risk ${p.plan.risk}: ${escapeMrkdwn(p.plan.riskNote)}`, 300) },
+      confirm: { type: 'plain_text', text: 'Apply' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+      style: p.plan.risk === 'high' ? 'danger' : 'primary',
+    };
+  }
+  const reject = { type: 'button', action_id: REJECT_ACTION, text: { type: 'plain_text', text: 'Reject' }, value: p.id };
+  return { type: 'actions', block_id: `remediation:${p.id}`, elements: [approve, reject] };
+}
+
+function body(p: Proposal): Block[] {
+  return [
+    section(heading(p)),
+    section(`${objectLine(p)}\n${diffBlock(p)}`),
+    context(`${RISK_ICON[p.plan.risk]} Risk ${p.plan.risk}: ${escapeMrkdwn(cut(p.plan.riskNote, 600))}`),
+  ];
+}
+
+const STATE_LINE: Record<ProposalState, (by: string) => string> = {
+  pending: () => '',
+  approved: (by) => `✅ Approved by ${by}; applying…`,
+  applying: (by) => `✅ Approved by ${by}; applying…`,
+  applied: (by) => `✅ Approved by ${by}; applied`,
+  verified: (by) => `✅ Approved by ${by}; applied and verified`,
+  failed: (by) => `⚠️ Approved by ${by}; the change failed`,
+  rejected: (by) => `🚫 Rejected by ${by}`,
+  expired: () => '⌛ Expired: nothing was changed',
+  superseded: () => '♻️ The object changed since this plan; nothing was changed. A new proposal follows in the thread.',
+};
+
+export function renderProposal(p: Proposal, now = Date.now()): SlackMessage {
+  const minutes = Math.max(1, Math.round((p.expiresAt - now) / 60_000));
+  const expires = `<!date^${Math.floor(p.expiresAt / 1000)}^{time}|in ${minutes} min>`;
+  return {
+    text: `Proposed remediation ${p.action}${p.findingCode ? ` for ${p.findingCode}` : ''} on ${p.target.namespace}/${p.target.name}: ${cut(p.plan.summary, 300)}`,
+    blocks: [...body(p), context(`Only approvers can apply it; it expires ${expires}. Requested by <@${p.requester}>.`), buttons(p)],
+  };
+}
+
+/** The proposal message after a decision: no buttons, who decided and when. */
+export function renderProposalDecided(p: Proposal, state: ProposalState, by: string | null, note?: string): SlackMessage {
+  const who = by ? `<@${by}>` : 'isvc-doctor';
+  const line = STATE_LINE[state](who);
+  return {
+    text: `Remediation ${p.action} on ${p.target.namespace}/${p.target.name}: ${state}${by ? ` by ${by}` : ''}`,
+    blocks: [...body(p), context(`${line}${note ? ` — ${escapeMrkdwn(cut(note, 500))}` : ''}`)],
+  };
+}
+
+export function renderRefusal(code: string, message: string): SlackMessage {
+  const text = `Not done (${code}): ${message}. Nothing was changed.`;
+  return { text, blocks: [section(`🚫 ${escapeMrkdwn(text)}`)] };
+}
+
+export function renderApplyOutcome(p: Proposal, by: string, outcome: 'applied' | 'failed', detail: string): SlackMessage {
+  const t = p.plan.target;
+  const text =
+    outcome === 'applied'
+      ? `Applied ${p.action} to ${t.kind} ${t.namespace}/${t.name}, approved by <@${by}>. Verifying…`
+      : `The remediation ${p.action} on ${t.kind} ${t.namespace}/${t.name} failed (${detail}). Nothing else was changed.`;
+  return { text, blocks: [section(`${outcome === 'applied' ? '🛠️' : '⚠️'} ${text}`), ...(outcome === 'applied' && detail ? [context(escapeMrkdwn(cut(detail, 500)))] : [])] };
+}
+
+export type VerifyOutcome = { kind: 'fixed'; report: Report } | { kind: 'same'; report: Report } | { kind: 'new-root-cause'; report: Report } | { kind: 'unknown'; reason: string };
+
+export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSeconds: number): SlackMessage {
+  const who = `${p.target.namespace}/${p.target.name}`;
+  let text: string;
+  if (outcome.kind === 'fixed') text = `✅ Verified: ${who} is Ready after ${p.action} (ISVC_READY, checked after ${waitedSeconds}s).`;
+  else if (outcome.kind === 'same') text = `❌ Not fixed yet: ${who} is still not ready, root cause still ${outcome.report.rootCause ?? 'unknown'} after ${waitedSeconds}s.`;
+  else if (outcome.kind === 'new-root-cause') text = `⚠️ ${who} is still not ready after ${p.action}: new root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
+  else text = `❔ Could not verify ${who}: ${outcome.reason}.`;
+  return { text, blocks: [section(escapeMrkdwn(text))] };
+}
