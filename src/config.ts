@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { parseMemory } from './diagnosis/memory-remediation.js';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
 
 export class ConfigError extends Error {
@@ -71,6 +72,18 @@ export const fileConfigSchema = z
       })
       .strict()
       .default({}),
+    remediation: z
+      .object({
+        /** Per-namespace approvers (user or user-group ids); a namespace listed here uses only these. */
+        approvers: z.record(namespace, z.array(slackId)).default({}),
+        twoPersonRule: z.boolean().default(false),
+        proposalTtl: duration.default('30m'),
+        maxMemory: z.string().regex(/^\d+(\.\d+)?([KMGT]i?|k)?$/, 'expected a memory quantity like 16Gi').default('16Gi'),
+        verifyTimeout: duration.default('3m'),
+        verifyPoll: duration.default('5s'),
+      })
+      .strict()
+      .default({}),
     diagnosis: z
       .object({
         links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
@@ -97,6 +110,8 @@ export interface AppConfig {
   alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string>; groupWindowMs: number };
   /** The watcher's Lease (issue 5); namespace null: the pod's own namespace (or the kubeconfig context's). */
   leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
+  /** Issue 4: who approves where, proposal expiry, the memory cap, verification bounds. */
+  remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number };
   /** null: every namespace. */
   namespaces: string[] | null;
   queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
@@ -133,6 +148,14 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     approvers: f.approvers,
     alerts: { channel: f.alerts.channel ?? null, unreadyAfterMs: f.alerts.unreadyAfter, channels: f.alerts.channels, groupWindowMs: f.alerts.groupWindow },
     leaderElection: { namespace: f.leaderElection.namespace ?? null, leaseName: f.leaderElection.leaseName, leaseDurationMs: f.leaderElection.leaseDuration },
+    remediation: {
+      namespaceApprovers: f.remediation.approvers,
+      twoPersonRule: f.remediation.twoPersonRule,
+      proposalTtlMs: f.remediation.proposalTtl,
+      maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? 16 * 1024 ** 3,
+      verifyTimeoutMs: f.remediation.verifyTimeout,
+      verifyPollMs: f.remediation.verifyPoll,
+    },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
     diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace },
