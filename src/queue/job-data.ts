@@ -39,7 +39,15 @@ export const statusJobSchema = z.object({
 });
 export type StatusJobData = z.infer<typeof statusJobSchema>;
 
-export const jobDataSchema = z.discriminatedUnion('kind', [diagnoseJobSchema, statusJobSchema]);
+/** Issue 4: apply an approved remediation proposal (jobId = the proposal id, so adding it twice is one job). */
+export const remediateJobSchema = z.object({
+  kind: z.literal('remediate'),
+  proposalId: z.string().regex(/^rp-[A-Za-z0-9_-]{16}$/, 'not a proposal id'),
+  approver: z.string().min(1),
+});
+export type RemediateJobData = z.infer<typeof remediateJobSchema>;
+
+export const jobDataSchema = z.discriminatedUnion('kind', [diagnoseJobSchema, statusJobSchema, remediateJobSchema]);
 export type JobData = z.infer<typeof jobDataSchema>;
 
 /** Deduplication id for "the diagnosis of this InferenceService" (BullMQ ids cannot contain ':'). */

@@ -9,7 +9,7 @@ import type { Report, TargetRef } from '../diagnosis/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import { renderClusterUnreachable, renderJobFailed, renderProgress, renderReportMessages, renderStatus, renderVerdict, type IsvcStatus, type SlackMessage } from '../render/slack/index.js';
-import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import type { SubscriberStore } from './subscriber-store.js';
 
 /** The parts of a BullMQ Job the processor reads. */
@@ -29,15 +29,23 @@ export interface JobDeps {
   backoffMs: number;
   onDiagnosis?(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
   warn?(message: string): void;
+  /** Issue 4: after the report is posted, offer remediations in each thread. */
+  afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
+  /** Issue 4: apply an approved remediation proposal. */
+  remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
 }
 
 export type DiagnosisOutcome = 'reported' | 'cluster-unreachable' | 'failed';
-export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number };
+export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number } | { outcome: 'remediation'; state: string };
 
 export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const parsed = jobDataSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`JOB_DATA_INVALID: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   if (parsed.data.kind === 'status') return processStatus(parsed.data, deps, signal);
+  if (parsed.data.kind === 'remediate') {
+    if (!deps.remediate) throw new UnrecoverableError('REMEDIATION_DISABLED: this worker cannot apply remediations');
+    return deps.remediate(parsed.data, signal);
+  }
   return processDiagnosis(job, parsed.data, deps, signal);
 }
 
@@ -86,6 +94,7 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
   await answer(deps, subs, renderReportMessages(report), renderVerdict(report));
+  if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${e instanceof Error ? e.message : String(e)}`));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
   return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };
