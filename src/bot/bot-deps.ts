@@ -1,6 +1,7 @@
 /** What the Slack listeners need, built once by `startBot` and passed to `registerHandlers(app, deps)`. */
 import type { AppConfig } from '../config.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { RemediationDeps } from '../remediation/remediation-deps.js';
 import type { AfterAck } from './after-ack.js';
 import type { BotLogger } from './logger.js';
 import type { BotMetrics } from './metrics.js';
@@ -14,4 +15,6 @@ export interface BotDeps {
   logger: BotLogger;
   /** Runs a listener's work after its ack, a few at a time. */
   afterAck: AfterAck;
+  /** Issue 4: proposals, approvals, rollout (absent: remediation buttons answer that it is off). */
+  remediation?: RemediationDeps;
 }

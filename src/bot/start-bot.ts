@@ -12,6 +12,9 @@ import { diagnose } from '../diagnosis/diagnose.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { applyProposal } from '../remediation/apply-proposal.js';
+import { createRemediationDeps } from '../remediation/create-remediation-deps.js';
+import { offerRemediations } from '../remediation/offer-remediations.js';
 import { createAfterAck } from './after-ack.js';
 import { buildSlackApp } from './build-app.js';
 import type { BotDeps } from './bot-deps.js';
@@ -58,7 +61,18 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     backoffMs: config.queue.backoffMs,
     logger,
   });
-  const poster = createSlackPoster(createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }));
+  const slackClient = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
+  const poster = createSlackPoster(slackClient);
+  const remediation = createRemediationDeps({
+    config,
+    kubeConfig,
+    redis: queue.connection,
+    keyPrefix: `${options.queuePrefix ?? 'bull'}:${config.queue.name}`,
+    poster,
+    slack: slackClient,
+    queue: queue.queue,
+    warn: (m) => logger.warn(m),
+  });
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics });
   const closers: Array<() => Promise<unknown>> = [];
   let app: App | null = null;
@@ -75,6 +89,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
           store: queue.store,
           backoffMs: config.queue.backoffMs,
           onDiagnosis: (outcome, report, seconds) => metrics.diagnosisDone(outcome, report, seconds),
+          afterReport: (report, threads) => offerRemediations(remediation, report, threads.map((t) => ({ channel: t.channel, threadTs: t.threadTs, user: t.user }))),
+          remediate: (data, signal) => applyProposal(remediation, data, signal),
           warn: (m) => logger.warn(m),
         },
       );
@@ -83,7 +99,7 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     }
     if (role !== 'worker') {
       const afterAck = createAfterAck({ onError: (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`) });
-      const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck };
+      const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck, remediation };
       app = await buildSlackApp({ slack: config.slack, port: config.port, routes, deps });
       const a = app;
       const started = (config.slack.socketMode ? await app.start() : await app.start(config.port)) as unknown;
