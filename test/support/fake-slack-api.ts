@@ -1,7 +1,7 @@
 /**
  * A fake Slack Web API on node:http for tests and benchmarks. It records every call (method, body
  * parsed from form or JSON, the Authorization header), serves auth.test, chat.postMessage (with a ts),
- * chat.update, chat.postEphemeral, conversations.info, apps.connections.open (Socket Mode) and
+ * chat.update, chat.postEphemeral, conversations.info, usergroups.users.list, apps.connections.open (Socket Mode) and
  * response_url POSTs, and can be told to answer 429 with Retry-After for the next N calls, or a Slack
  * error for a channel. Point the bot at it with SLACK_API_URL = `fake.apiUrl`.
  */
@@ -36,6 +36,8 @@ export interface FakeSlackApi {
   setLatency(ms: number): void;
   /** Socket Mode: the URL apps.connections.open hands out. */
   setSocketUrl(url: string): void;
+  /** usergroups.users.list answers these members for the group (unknown groups: no_such_subteam). */
+  setUserGroup(id: string, users: string[]): void;
   waitFor(predicate: (calls: RecordedCall[]) => boolean, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
   let socketUrl = 'ws://127.0.0.1:1/';
   let tsCounter = 0;
   const waiters = new Set<() => void>();
+  const userGroups = new Map<string, string[]>();
 
   const reply = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -98,6 +101,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
         return { ok: true, channel: { id: channel, name: 'general', is_member: true } };
       case 'apps.connections.open':
         return { ok: true, url: socketUrl };
+      case 'usergroups.users.list': {
+        const users = userGroups.get(String(body.usergroup ?? ''));
+        return users ? { ok: true, users } : { ok: false, error: 'no_such_subteam' };
+      }
       default:
         return { ok: true };
     }
@@ -150,6 +157,9 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     },
     setSocketUrl: (url) => {
       socketUrl = url;
+    },
+    setUserGroup: (id, users) => {
+      userGroups.set(id, users);
     },
     waitFor: (predicate, timeoutMs = 10_000) =>
       new Promise<void>((resolve, reject) => {
