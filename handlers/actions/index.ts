@@ -1,11 +1,14 @@
 /**
- * Interactive actions (block buttons). Empty until remediations (issue 4): their buttons use
- * action_ids `remediation.approve` / `remediation.reject` and carry only an opaque proposal id.
- * Add one file per action here and register it below, e.g. `app.action('remediation.approve', approve(deps))`.
+ * Interactive actions (block buttons): the remediation buttons `remediation.approve` /
+ * `remediation.reject`, whose value is only an opaque proposal id. One file per action.
  */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../../src/bot/bot-deps.js';
+import { APPROVE_ACTION, REJECT_ACTION } from '../../src/render/slack/render-proposal.js';
+import { remediationApprove } from './remediation-approve.js';
+import { remediationReject } from './remediation-reject.js';
 
-export function register(_app: App, _deps: BotDeps): void {
-  // issue 4
+export function register(app: App, deps: BotDeps): void {
+  app.action(APPROVE_ACTION, remediationApprove(deps));
+  app.action(REJECT_ACTION, remediationReject(deps));
 }
