@@ -1,6 +1,7 @@
 /** What the Slack listeners need, built once by `startBot` and passed to `registerHandlers(app, deps)`. */
 import type { AppConfig } from '../config.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { MuteStore } from '../incidents/mute-store.js';
 import type { RemediationDeps } from '../remediation/remediation-deps.js';
 import type { AfterAck } from './after-ack.js';
 import type { BotLogger } from './logger.js';
@@ -17,4 +18,6 @@ export interface BotDeps {
   afterAck: AfterAck;
   /** Issue 4: proposals, approvals, rollout (absent: remediation buttons answer that it is off). */
   remediation?: RemediationDeps;
+  /** Issue 5: `/isvc mute` / `unmute` (absent: those commands answer that incidents are off). */
+  mutes?: MuteStore;
 }

@@ -1,7 +1,10 @@
 /**
  * The one place that wires the bot: config → queue, Slack poster, metrics, Bolt app (roles `all`
- * and `web`), diagnosis worker (roles `all` and `worker`). Several processes may share one Redis.
+ * and `web`), diagnosis worker (roles `all` and `worker`), unready-watcher and incident jobs
+ * (issue 5: watcher in roles `all` and `watcher`, Lease-elected; incident jobs where workers run).
+ * Several processes may share one Redis.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -23,8 +26,9 @@ import { listIsvcStatus } from './list-isvc-status.js';
 import { createLogger, type BotLogger } from './logger.js';
 import { createBotMetrics, type BotMetrics } from './metrics.js';
 import { createSlackPoster, createSlackWebClient } from './slack-poster.js';
+import { startIncidents, type RunningIncidents } from '../incidents/start-incidents.js';
 
-export type ServeRole = 'all' | 'web' | 'worker';
+export type ServeRole = 'all' | 'web' | 'worker' | 'watcher';
 
 export interface StartBotOptions {
   config: AppConfig;
@@ -34,6 +38,8 @@ export interface StartBotOptions {
   logger?: BotLogger;
   /** BullMQ key prefix (tests and benches isolate themselves with it). */
   queuePrefix?: string;
+  /** Issue 5 tuning (tests): incident note batching and the Lease holder identity. */
+  incidents?: { refreshDelayMs?: number; identity?: string };
 }
 
 export interface RunningBot {
@@ -44,6 +50,8 @@ export interface RunningBot {
   worker: Worker | null;
   app: App | null;
   metrics: BotMetrics;
+  /** Issue 5: incident store, mutes, worker and watcher. */
+  incidents: RunningIncidents;
   close(): Promise<void>;
 }
 
@@ -73,13 +81,29 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     queue: queue.queue,
     warn: (m) => logger.warn(m),
   });
+  const runDiagnosis = (target: Parameters<typeof diagnose>[1], signal?: AbortSignal) => diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) });
+  const incidents = startIncidents(
+    {
+      config,
+      runWorker: role === 'all' || role === 'worker',
+      runWatcher: role === 'all' || role === 'watcher',
+      kubeConfig,
+      connection: queue.connection,
+      prefix: options.queuePrefix ?? 'bull',
+      poster,
+      diagnose: runDiagnosis,
+      logger,
+      ...options.incidents,
+    },
+    podNamespace,
+  );
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics });
-  const closers: Array<() => Promise<unknown>> = [];
+  const closers: Array<() => Promise<unknown>> = [() => incidents.close()];
   let app: App | null = null;
   let worker: Worker | null = null;
   let port = config.port;
   try {
-    if (role !== 'web') {
+    if (role === 'all' || role === 'worker') {
       worker = createDiagnosisWorker(
         { redisUrl: config.redisUrl, name: config.queue.name, concurrency: config.queue.concurrency, ...(options.queuePrefix ? { prefix: options.queuePrefix } : {}) },
         {
@@ -97,16 +121,16 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       const w = worker;
       closers.push(() => w.close());
     }
-    if (role !== 'worker') {
+    if (role === 'all' || role === 'web') {
       const afterAck = createAfterAck({ onError: (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`) });
-      const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck, remediation };
+      const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck, remediation, mutes: incidents.mutes };
       app = await buildSlackApp({ slack: config.slack, port: config.port, routes, deps });
       const a = app;
       const started = (config.slack.socketMode ? await app.start() : await app.start(config.port)) as unknown;
       closers.push(() => a.stop());
       if (!config.slack.socketMode) port = ((started as Server).address() as AddressInfo).port;
     }
-    if (role === 'worker' || config.slack.socketMode) {
+    if (role === 'worker' || role === 'watcher' || config.slack.socketMode) {
       const health = await startHealthServer(routes, config.port);
       port = health.port;
       closers.push(() => new Promise((resolve) => health.server.close(resolve)));
@@ -124,9 +148,19 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     worker,
     app,
     metrics,
+    incidents,
     close: async () => {
       for (const c of closers.reverse()) await c().catch(() => undefined);
       await queue.close();
     },
   };
+}
+
+/** The namespace of the pod this runs in (the Lease goes there by default), when in a cluster. */
+function podNamespace(): string | null {
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || null;
+  } catch {
+    return process.env.POD_NAMESPACE ?? null;
+  }
 }

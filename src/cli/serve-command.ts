@@ -1,14 +1,14 @@
 /**
- * `isvc-doctor serve [--config FILE] [--role all|web|worker]`: runs the Slack app and/or the
- * diagnosis workers until SIGINT/SIGTERM. A bad config stops the start with one line naming the key
+ * `isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]`: runs the Slack app and/or the
+ * diagnosis workers and/or the unready-watcher until SIGINT/SIGTERM. A bad config stops the start with one line naming the key
  * (exit 2); a Slack token that auth.test refuses also stops it (exit 1).
  */
 import { ConfigError, loadConfig } from '../config.js';
 import { SlackStartError } from '../bot/build-app.js';
 import { startBot, type ServeRole } from '../bot/start-bot.js';
 
-const USAGE = 'usage: isvc-doctor serve [--config FILE] [--role all|web|worker]';
-const ROLES: readonly ServeRole[] = ['all', 'web', 'worker'];
+const USAGE = 'usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]';
+const ROLES: readonly ServeRole[] = ['all', 'web', 'worker', 'watcher'];
 
 function parseArgs(argv: string[]): { config?: string; role: ServeRole } | string {
   let config: string | undefined;
