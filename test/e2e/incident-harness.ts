@@ -1,0 +1,107 @@
+/**
+ * Harness for the automatic-incident end-to-end tests: the real bot (startBot, role all or watcher /
+ * worker) on the harness Redis, the fake Slack Web API, and the simulator serving InferenceServices
+ * built in memory, whose Ready condition the tests flip through PATCH on the status subresource.
+ */
+import { randomUUID } from 'node:crypto';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
+import { silentLogger } from '../../src/bot/logger.js';
+import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
+import { buildConfig, type AppConfig } from '../../src/config.js';
+import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
+
+export const ALERTS = 'C0ALERTS';
+export const SIGNING_SECRET = 'incident-signing-secret';
+
+export function isvcObject(name: string, namespace = 'default'): Record<string, unknown> {
+  return {
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name, namespace },
+    spec: { predictor: { sklearn: { storageUri: `gs://models/${name}` } } },
+    status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' }] },
+  };
+}
+
+export interface IncidentHarness {
+  sim: RunningSimulator;
+  config: AppConfig;
+  prefix: string;
+  bots: RunningBot[];
+  startBot(role?: ServeRole, identity?: string): Promise<RunningBot>;
+  /** PATCH …/inferenceservices/NAME/status with Ready=True or False (lastTransitionTime now). */
+  setReady(name: string, ready: boolean, reason?: string, namespace?: string): Promise<void>;
+  /** Top-level posts in the alerts channel. */
+  roots(): RecordedCall[];
+  threadOf(rootTs: string): RecordedCall[];
+  updatesOf(rootTs: string): RecordedCall[];
+  close(): Promise<void>;
+}
+
+export async function startIncidentHarness(slack: FakeSlackApi, options: { names?: string[]; file?: Record<string, unknown> } = {}): Promise<IncidentHarness> {
+  const redisUrl = process.env.REDIS_URL!;
+  const objects = (options.names ?? ['iris']).map((n) => isvcObject(n));
+  const sim = await startSimulator({ snapshot: { dir: '/nonexistent', objects, logs: new Map(), deny: [] } });
+  const prefix = `inc-${randomUUID().slice(0, 8)}`;
+  const config = buildConfig(
+    {
+      namespaces: ['default'],
+      alerts: { channel: ALERTS, unreadyAfter: '300ms' },
+      leaderElection: { leaseName: `watcher-${prefix}`, leaseDuration: '1s' },
+      queue: { concurrency: 4, backoffMs: 50, attempts: 3 },
+      ...options.file,
+    },
+    { SLACK_BOT_TOKEN: 'xoxb-incident', SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0' },
+  );
+  const kubeConfig = kubeConfigForServer(sim.url);
+  const kube = makeKubeClients(kubeConfig);
+  const bots: RunningBot[] = [];
+  const inChannel = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === ALERTS);
+  return {
+    sim,
+    config,
+    prefix,
+    bots,
+    startBot: async (role = 'all', identity) => {
+      const bot = await startBot({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
+      bots.push(bot);
+      return bot;
+    },
+    setReady: async (name, ready, reason = 'RevisionMissing', namespace = 'default') => {
+      const condition = { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString(), ...(ready ? {} : { reason, message: `${reason} for ${name}` }) };
+      await kube.custom.patchNamespacedCustomObjectStatus(
+        { group: 'serving.kserve.io', version: 'v1beta1', namespace, plural: 'inferenceservices', name, body: { status: { conditions: [condition] } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    },
+    roots: () => inChannel().filter((c) => !c.body.thread_ts),
+    threadOf: (rootTs) => inChannel().filter((c) => c.body.thread_ts === rootTs),
+    updatesOf: (rootTs) => slack.callsTo('chat.update').filter((c) => c.body.channel === ALERTS && c.body.ts === rootTs),
+    close: async () => {
+      for (const b of bots.splice(0)) await b.close().catch(() => undefined);
+      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await redis.connect();
+        const keys = await redis.keys(`${prefix}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } catch {
+        // nothing to clean
+      }
+      redis.disconnect();
+      await sim.close();
+    },
+  };
+}
+
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

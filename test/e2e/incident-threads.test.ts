@@ -1,0 +1,173 @@
+/**
+ * Automatic incidents end to end: the real bot with its Lease-elected watcher, incident jobs on real
+ * Redis, the fake Slack, the simulator. An InferenceService flipped to Ready=False through the API
+ * posts exactly one incident after unreadyAfter (300 ms here), with the diagnosis in its thread;
+ * flipped back, the root message says "recovered after …" and so does the thread.
+ */
+import { textOf } from './slack-harness.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+
+let slack: FakeSlackApi;
+let h: IncidentHarness | null = null;
+beforeAll(async () => {
+  slack = await startFakeSlackApi();
+});
+afterAll(async () => {
+  await slack.close();
+});
+beforeEach(() => slack.reset());
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
+
+it('posts one incident after unreadyAfter (not before), the diagnosis in its thread, and updates it when Ready again', async () => {
+  h = await startIncidentHarness(slack);
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  const flipped = Date.now();
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident');
+  const root = h.roots()[0]!;
+  expect(root.at - flipped).toBeGreaterThanOrEqual(300);
+  expect(root.body.text).toMatch(/^🔴 default\/iris has not been ready for \S+: [A-Z_]+$/);
+  const rootTs = root.response!.ts as string;
+  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis in the thread');
+  const first = h.threadOf(rootTs)[0]!;
+  // the thread looks like /isvc diagnose's: the first reply names the root cause
+  expect(textOf(first.body)).toMatch(/Root cause: `[A-Z_]+`/);
+  await sleep(800);
+  expect(h.roots()).toHaveLength(1);
+
+  await h.setReady('iris', true);
+  await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery');
+  expect(h.updatesOf(rootTs).at(-1)!.body.text).toMatch(/^✅ default\/iris recovered after \d+s \(was [A-Z_]+\)$/);
+  expect(h.threadOf(rootTs).some((c) => /default\/iris is Ready again \(recovered after/.test(String(c.body.text)))).toBe(true);
+  expect(h.roots()).toHaveLength(1);
+});
+
+it('posts nothing for a service that flaps back to Ready within unreadyAfter', async () => {
+  h = await startIncidentHarness(slack, { file: { alerts: { channel: ALERTS, unreadyAfter: '1500ms' } } });
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  await h.setReady('iris', false);
+  await sleep(300);
+  await h.setReady('iris', true);
+  await sleep(2000);
+  expect(h.roots()).toHaveLength(0);
+});
+
+it('does not post again after a bot restart while the incident is open, and the new bot closes it', async () => {
+  h = await startIncidentHarness(slack);
+  const first = await h.startBot('all', 'first');
+  await first.incidents.watcher!.leading();
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident');
+  const rootTs = h.roots()[0]!.response!.ts as string;
+  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
+  await first.close();
+  h.bots.splice(h.bots.indexOf(first), 1);
+  const second = await h.startBot('all', 'second');
+  await second.incidents.watcher!.leading();
+  await sleep(1000);
+  expect(h.roots()).toHaveLength(1);
+  await h.setReady('iris', true);
+  await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery by the new bot');
+  expect(h.roots()).toHaveLength(1);
+});
+
+it('closes an incident whose service recovered while no bot ran', async () => {
+  h = await startIncidentHarness(slack);
+  const first = await h.startBot('all', 'first');
+  await first.incidents.watcher!.leading();
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident');
+  const rootTs = h.roots()[0]!.response!.ts as string;
+  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
+  await first.close();
+  h.bots.splice(h.bots.indexOf(first), 1);
+  await h.setReady('iris', true);
+  const second = await h.startBot('all', 'second');
+  await second.incidents.watcher!.leading();
+  await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery at start');
+  expect(h.roots()).toHaveLength(1);
+});
+
+it('two bot processes post one incident; when the leader stops, the other takes over and closes it', async () => {
+  h = await startIncidentHarness(slack);
+  const a = await h.startBot('all', 'replica-a');
+  const b = await h.startBot('all', 'replica-b');
+  await until(() => Boolean(a.incidents.watcher!.isLeader() || b.incidents.watcher!.isLeader()), 'a leader');
+  const [leader, other] = a.incidents.watcher!.isLeader() ? [a, b] : [b, a];
+  await leader.incidents.watcher!.leading();
+  expect(other.incidents.watcher!.isLeader()).toBe(false);
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident');
+  const rootTs = h.roots()[0]!.response!.ts as string;
+  await sleep(1000);
+  expect(h.roots()).toHaveLength(1);
+  await leader.close();
+  h.bots.splice(h.bots.indexOf(leader), 1);
+  await other.incidents.watcher!.leading();
+  await h.setReady('iris', true);
+  await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery by the new leader');
+  expect(h.roots()).toHaveLength(1);
+});
+
+it('groups ten services failing with the same root cause into one incident listing them all', async () => {
+  const names = Array.from({ length: 10 }, (_, i) => `model-${i}`);
+  h = await startIncidentHarness(slack, { names });
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  await Promise.all(names.map((n) => h!.setReady(n, false)));
+  await until(() => h!.roots().length === 1, 'the incident');
+  const rootTs = h.roots()[0]!.response!.ts as string;
+  await until(() => h!.updatesOf(rootTs).some((u) => /^🔴 10 InferenceServices not ready/.test(String(u.body.text))), 'the grouped root message');
+  const listed = String(h.updatesOf(rootTs).at(-1)!.body.text);
+  for (const n of names) expect(listed).toContain(`default/${n}`);
+  await sleep(800);
+  expect(h.roots()).toHaveLength(1);
+  const notes = h.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('Also not ready with the same root cause'));
+  expect(notes.length).toBeGreaterThanOrEqual(1);
+  // every one back: resolved
+  await Promise.all(names.map((n) => h!.setReady(n, true)));
+  await until(() => h!.updatesOf(rootTs).some((u) => /^✅ 10 InferenceServices recovered after/.test(String(u.body.text))), 'the resolution');
+  expect(h.threadOf(rootTs).some((c) => /^✅ Incident resolved: all 10 InferenceServices are Ready again/.test(String(c.body.text)))).toBe(true);
+});
+
+it('posts nothing for a muted service', async () => {
+  h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  await bot.incidents.mutes.mute('default/noisy', 'U0TEST', 60_000);
+  await h.setReady('noisy', false, 'Noisy');
+  await sleep(1500);
+  expect(h.roots()).toHaveLength(0);
+  // an unmuted one still posts
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the unmuted incident');
+  expect(String(h.roots()[0]!.body.text)).toContain('default/iris');
+});
+
+it('keeps watching across a dropped watch (endWatches) and a 410 Gone', async () => {
+  h = await startIncidentHarness(slack);
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  h.sim.endWatches();
+  await sleep(100);
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident after the reconnect');
+  const rootTs = h.roots()[0]!.response!.ts as string;
+  const lists = () => h!.sim.requests.filter((r) => r.verb === 'list' && r.resource === 'inferenceservices' && r.group === 'serving.kserve.io').length;
+  const listsBefore = lists();
+  // The stream ends; before the watcher reconnects the service recovers and the history is compacted:
+  // its resume gets 410 Gone and it re-lists.
+  h.sim.endWatches();
+  const current = h.sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'iris')!;
+  h.sim.store.upsert({ ...current, status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }] } });
+  h.sim.store.compact();
+  await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery after a 410');
+  expect(lists()).toBeGreaterThan(listsBefore);
+  expect(h.roots()).toHaveLength(1);
+});
