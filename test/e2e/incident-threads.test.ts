@@ -6,7 +6,7 @@
  */
 import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+import { ALERTS, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;
