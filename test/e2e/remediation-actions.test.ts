@@ -1,0 +1,131 @@
+/**
+ * skip-tag-resolution (ecr-tag-resolution-401) and rollback-canary (canary-new-revision-crashing)
+ * end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
+ * proposal is re-planned, and the audit record, the Event and the thread messages exist.
+ */
+import { AuditLog } from '../../src/remediation/audit-log.js';
+import { postSignedCommand } from '../support/slack-signing.js';
+import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
+import { postSignedClick, proposalIdOf, proposalMessages, sleep, writes } from './remediation-harness.js';
+
+const APPROVER = 'U0APPROVER';
+const ECR = '123456789012.dkr.ecr.us-west-2.amazonaws.com';
+
+interface Case {
+  name: string;
+  scenario: string;
+  target: string;
+  action: string;
+  finding: string;
+  resource: string;
+  /** [apiVersion, kind, namespace, name] of the object the fix changes. */
+  object: [string, string, string, string];
+  diff: RegExp;
+  changed(o: any): unknown;
+  expected: unknown;
+  /** Makes the object differ from the plan (another person's edit). */
+  edit(o: any): void;
+}
+
+const cases: Case[] = [
+  {
+    name: 'skip-tag-resolution',
+    scenario: 'ecr-tag-resolution-401',
+    target: 'my-model -n ml-prod',
+    action: 'skip-tag-resolution',
+    finding: 'IMAGE_DIGEST_RESOLUTION_FAILED',
+    resource: 'configmaps',
+    object: ['v1', 'ConfigMap', 'knative-serving', 'config-deployment'],
+    diff: new RegExp(`-   kind.local,ko.local,dev.local,registry.example.com[\\s\\S]*\\+   kind.local,ko.local,dev.local,registry.example.com,${ECR.replace(/\./g, '\\.')}`),
+    changed: (o) => o.data.registriesSkippingTagResolving,
+    expected: `kind.local,ko.local,dev.local,registry.example.com,${ECR}`,
+    edit: (o) => (o.data.registriesSkippingTagResolving = 'kind.local,gcr.io'),
+  },
+  {
+    name: 'rollback-canary',
+    scenario: 'canary-new-revision-crashing',
+    target: 'sklearn-iris -n default',
+    action: 'rollback-canary',
+    finding: 'CANARY_UNHEALTHY',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'default', 'sklearn-iris'],
+    diff: /spec\.predictor\.canaryTrafficPercent:\n-   10\n\+   0/,
+    changed: (o) => o.spec.predictor.canaryTrafficPercent,
+    expected: 0,
+    edit: (o) => (o.spec.predictor.canaryTrafficPercent = 20),
+  },
+];
+
+describe.each(cases)('$name from the thread', (c) => {
+  let h: BotHarness;
+  let audit: AuditLog;
+  beforeAll(async () => {
+    h = await startBotHarness({ scenario: c.scenario, file: { namespaces: ['default', 'ml-prod'], approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+    audit = new AuditLog(h.bot.queue.connection, `${h.prefix}:${h.config.queue.name}`);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const objectWrites = (from: number) => writes(h.sim.requests.slice(from), { verb: 'patch', resource: c.resource });
+  const click = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
+  async function proposalIn(channel: string) {
+    await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `diagnose ${c.target}`, channel_id: channel, user_id: 'U0ALICE' });
+    await h.slack.waitFor(() => proposalMessages(h.slack, channel).length > 0, 20_000);
+    const call = proposalMessages(h.slack, channel)[0]!;
+    return { id: proposalIdOf(call), body: call.body, ts: String(call.response!.ts) };
+  }
+
+  it('proposes the exact change with a confirm dialog; a non-approver changes nothing; ten approver clicks make one PATCH', async () => {
+    const ch = `C0${c.name.replace(/-/g, '').toUpperCase().slice(0, 8)}1`;
+    const p = await proposalIn(ch);
+    const text = textOf(p.body);
+    expect(text).toContain(c.action);
+    expect(text).toContain(c.finding);
+    expect(text).toContain(`${c.object[1]} ${c.object[2]}/${c.object[3]}`);
+    expect(text.replace(/\\n/g, '\n')).toMatch(c.diff);
+    const approveButton = (p.body.blocks as any[]).find((b) => b.type === 'actions').elements[0];
+    expect(approveButton.confirm).toBeDefined();
+    expect(approveButton.value).toBe(p.id); // the button carries only the opaque id; the patch stays in Redis
+
+    const before = h.sim.requests.length;
+    await click(p.id, 'U0MALLORY', ch);
+    await h.slack.waitFor((calls) => calls.some((x) => x.method === 'chat.postEphemeral' && x.body.user === 'U0MALLORY' && String(x.body.text).includes('NOT_APPROVER')));
+    await sleep(200);
+    expect(writes(h.sim.requests.slice(before), { events: true })).toHaveLength(0);
+
+    await Promise.all(Array.from({ length: 10 }, () => click(p.id, APPROVER, ch)));
+    await h.slack.waitFor((calls) => calls.some((x) => x.method === 'chat.postMessage' && x.body.channel === ch && /Not fixed yet|Verified|new root cause|Could not verify/.test(String(x.body.text))), 20_000);
+    await sleep(200);
+    expect(objectWrites(before)).toHaveLength(1);
+    expect(writes(h.sim.requests.slice(before))).toHaveLength(1);
+    expect(c.changed(h.sim.store.get(...c.object))).toEqual(c.expected);
+
+    const log = await audit.list(p.id);
+    expect(log.map((e) => e.event)).toEqual(['proposed', 'refused', 'approved', 'applied', 'verified']);
+    expect(log.find((e) => e.event === 'applied')!.actor).toBe(APPROVER);
+    const [, , ns, name] = c.name === 'skip-tag-resolution' ? ['', '', 'ml-prod', 'my-model'] : ['', '', 'default', 'sklearn-iris'];
+    const events = h.sim.store.list('v1', 'Event', ns).filter((e: any) => e.reason === 'RemediationApplied');
+    expect(events).toHaveLength(1);
+    expect((events[0] as any).involvedObject).toMatchObject({ kind: 'InferenceService', name });
+    const thread = h.slack.callsTo('chat.postMessage').filter((x) => x.body.channel === ch && x.body.thread_ts).map((x) => String(x.body.text));
+    expect(thread.some((t) => t.startsWith(`Applied ${c.action}`))).toBe(true);
+    expect(h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && JSON.stringify(u.body.blocks).includes(`Approved by <@${APPROVER}>`))).toBe(true);
+  });
+
+  it('re-plans a stale proposal instead of applying it', async () => {
+    // undo the first test's change so there is something to propose again
+    const o = h.sim.store.get(...c.object)!;
+    c.edit(o);
+    h.sim.store.upsert(o);
+    const ch = `C0${c.name.replace(/-/g, '').toUpperCase().slice(0, 8)}2`;
+    const p = await proposalIn(ch);
+    const edited = h.sim.store.get(...c.object)!;
+    (edited.metadata as any).labels = { ...(edited.metadata.labels ?? {}), 'edited-by': 'someone-else' };
+    h.sim.store.upsert(edited);
+    const before = h.sim.requests.length;
+    await click(p.id, APPROVER, ch);
+    await h.slack.waitFor((calls) => proposalMessages(h.slack, ch).length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 10_000);
+    expect(objectWrites(before)).toHaveLength(0);
+  });
+});
