@@ -34,6 +34,8 @@ export class UnreadyTracker {
   /** Services an open job was queued for (or that are in an incident). */
   private readonly armed = new Set<string>();
   private readonly chains = new Map<string, Promise<void>>();
+  /** Services whose recovery has been handled since load() (reconcile leaves them alone). */
+  private readonly settled = new Set<string>();
   private stopped = false;
 
   constructor(private readonly options: UnreadyTrackerOptions) {}
@@ -69,7 +71,7 @@ export class UnreadyTracker {
     const keys = new Set([...this.unready.keys(), ...members.keys()]);
     for (const key of keys) {
       const state = current(key);
-      if (state && !state.ready) continue;
+      if ((state && !state.ready) || this.settled.has(key)) continue;
       const [namespace, name] = key.split('/') as [string, string];
       const seen: IsvcState = state ?? { key, namespace, name, apiVersion: '', ready: true, reason: '', message: '', transitionAt: null, generation: 0 };
       this.serially(key, () => this.becameReady(seen, state ? 'ready' : 'deleted', members.has(key)));
@@ -102,6 +104,7 @@ export class UnreadyTracker {
   private async unreadyNow(state: IsvcState, previous: IsvcState | null): Promise<void> {
     const now = this.now();
     let since = this.unready.get(state.key);
+    this.settled.delete(state.key);
     if (since === undefined) {
       since = await this.options.store.markUnready(state.key, now);
       this.unready.set(state.key, since);
@@ -134,6 +137,7 @@ export class UnreadyTracker {
     const wasTracked = this.unready.delete(state.key) || this.armed.has(state.key) || knownMember;
     this.armed.delete(state.key);
     if (!wasTracked) return;
+    this.settled.add(state.key);
     const incidentId = await this.options.store.markReady(state.key);
     if (incidentId) await this.options.jobs.recover(state, by, this.now());
   }
