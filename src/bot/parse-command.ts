@@ -1,16 +1,18 @@
 /**
  * Parses the text of `/isvc …` (or of an app mention, the mention stripped): `diagnose NAME [-n NS]`
- * (also `NS/NAME`), `status [-n NS]`, `help`. Names are checked as DNS-1123 labels and namespaces
+ * (also `NS/NAME`), `status [-n NS]`, `rollout NAME [-n NS] [promote|rollback|90/10]`, `help`. Names are checked as DNS-1123 labels and namespaces
  * against the configured ones; anything wrong becomes `invalid` with a specific problem to show.
  */
 import { namespaceAllowed, type AppConfig } from '../config.js';
 import type { TargetRef } from '../diagnosis/types.js';
 import { DNS1123_LABEL } from '../queue/job-data.js';
+import { parseRolloutOp, type RolloutOp } from '../remediation/rollout-op.js';
 
 export type ParsedCommand =
   | { kind: 'diagnose'; target: TargetRef }
   | { kind: 'status'; namespace: string }
   | { kind: 'help' }
+  | { kind: 'rollout'; target: TargetRef; op: RolloutOp | null }
   | { kind: 'invalid'; problem: string };
 
 /** `-n`, `--namespace`, and the dashes Slack clients turn `--` into. */
@@ -64,7 +66,7 @@ export function parseIsvcCommand(text: string, config: Pick<AppConfig, 'namespac
   const sub = (words[0] ?? 'help').toLowerCase();
   const args = splitArgs(words.slice(1));
   if (sub === 'help' || sub === '-h' || sub === '--help') return { kind: 'help' };
-  if (sub !== 'diagnose' && sub !== 'status') return { kind: 'invalid', problem: `Unknown subcommand "${sub.slice(0, 40)}".` };
+  if (sub !== 'diagnose' && sub !== 'status' && sub !== 'rollout') return { kind: 'invalid', problem: `Unknown subcommand "${sub.slice(0, 40)}".` };
   if (args.problem) return { kind: 'invalid', problem: args.problem };
   if (sub === 'status') {
     if (args.positionals.length > 0) return { kind: 'invalid', problem: `status takes no name (got "${args.positionals[0]!.slice(0, 40)}"); use -n NAMESPACE.` };
@@ -72,8 +74,14 @@ export function parseIsvcCommand(text: string, config: Pick<AppConfig, 'namespac
     const bad = checkNamespace(config, ns);
     return bad ? { kind: 'invalid', problem: bad } : { kind: 'status', namespace: ns };
   }
+  let op: RolloutOp | null = null;
+  if (sub === 'rollout' && args.positionals.length === 2) {
+    const parsedOp = parseRolloutOp(args.positionals.pop()!);
+    if (typeof parsedOp === 'string') return { kind: 'invalid', problem: parsedOp };
+    op = parsedOp;
+  }
   if (args.positionals.length !== 1) {
-    return { kind: 'invalid', problem: args.positionals.length === 0 ? 'diagnose needs the name of an InferenceService.' : 'diagnose takes one InferenceService name.' };
+    return { kind: 'invalid', problem: args.positionals.length === 0 ? `${sub} needs the name of an InferenceService.` : `${sub} takes one InferenceService name.` };
   }
   let name = args.positionals[0]!;
   let ns = args.namespace;
@@ -89,5 +97,6 @@ export function parseIsvcCommand(text: string, config: Pick<AppConfig, 'namespac
   const namespace = ns ?? defaultNamespace(config);
   const badNs = checkNamespace(config, namespace);
   if (badNs) return { kind: 'invalid', problem: badNs };
+  if (sub === 'rollout') return { kind: 'rollout', target: { namespace, name }, op };
   return { kind: 'diagnose', target: { namespace, name } };
 }

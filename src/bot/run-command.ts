@@ -4,6 +4,7 @@
  * the user gets a plain ephemeral answer with a stable code, never a stack trace.
  */
 import { QueueUnavailableError } from '../queue/queue-errors.js';
+import { runRollout } from '../remediation/run-rollout.js';
 import { renderHelp, renderJobFailed, renderNotInChannel, renderQueueUnavailable, renderUsageError, type SlackMessage } from '../render/slack/index.js';
 import type { BotDeps } from './bot-deps.js';
 import type { ParsedCommand } from './parse-command.js';
@@ -36,6 +37,14 @@ export async function runCommand(deps: BotDeps, command: ParsedCommand, ctx: Com
         outcome = done.kind;
         return;
       }
+      case 'rollout':
+        if (!deps.remediation) {
+          outcome = 'disabled';
+          await reply(renderUsageError('Rollouts need remediations, which are not enabled on this bot (REMEDIATION_DISABLED).'));
+          return;
+        }
+        await runRollout(deps.remediation, { target: command.target, op: command.op, channel: ctx.channel, user: ctx.user, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}) });
+        return;
       case 'status':
         await deps.queue.addStatus({ kind: 'status', namespace: command.namespace, channel: ctx.channel, user: ctx.user, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}) });
         outcome = 'queued';

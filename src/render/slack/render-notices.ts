@@ -10,6 +10,7 @@ import { cut, escapeMrkdwn } from './limits.js';
 export const USAGE = [
   '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
   '`/isvc status [-n NAMESPACE]` — the InferenceServices of a namespace, ready or not',
+  '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
   '`/isvc help` — this help',
 ].join('\n');
 
