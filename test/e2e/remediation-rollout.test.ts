@@ -1,0 +1,109 @@
+/**
+ * `/isvc rollout` end to end: the split in the thread (TRAFFIC_SPLIT), proposals for promote /
+ * roll back / 90/10 on the InferenceService itself, each applied once by an approver; v1alpha2
+ * (canary-split-healthy) and v1beta1 (canary-new-revision-crashing).
+ */
+import { postSignedCommand } from '../support/slack-signing.js';
+import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
+import { postSignedClick, proposalIdOf, proposalMessages, sleep, writes } from './remediation-harness.js';
+
+const APPROVER = 'U0APPROVER';
+const file = { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } };
+
+function helpers(h: BotHarness) {
+  const rollout = (text: string, channel: string) => postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `rollout ${text}`, channel_id: channel, user_id: 'U0ALICE', response_url: h.slack.responseUrl(channel) });
+  const approve = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
+  const patches = () => writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' });
+  const verified = (channel: string) => (calls: typeof h.slack.calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === channel && /Not fixed yet|Verified|new root cause/.test(String(c.body.text)));
+  return { rollout, approve, patches, verified };
+}
+
+describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({ scenario: 'canary-split-healthy', file });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const isvc = () => h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any;
+
+  it('shows the split and offers promote, roll back and 90/10; an approver sets 90/10 with one PATCH', async () => {
+    const { rollout, approve, patches, verified } = helpers(h);
+    expect((await rollout('sklearn-iris', 'C0RO1')).status).toBe(200);
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO1').length === 3, 20_000);
+    const posts = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RO1');
+    const rootTs = posts[0]!.response!.ts;
+    const split = posts.find((c) => String(c.body.text).startsWith('TRAFFIC_SPLIT'))!;
+    expect(split.body.thread_ts).toBe(rootTs);
+    expect(textOf(split.body)).toContain('80% stable / 20% canary');
+    const proposals = proposalMessages(h.slack, 'C0RO1');
+    expect(proposals.map((p) => String(p.body.text).split(' ')[2])).toEqual(['promote-canary', 'rollback-canary', 'set-canary-traffic']);
+    for (const p of proposals) expect(p.body.thread_ts).toBe(rootTs);
+    expect(textOf(proposals[2]!.body).replace(/\\n/g, '\n')).toMatch(/spec\.canaryTrafficPercent:\n-   20\n\+   10/);
+    expect(patches()).toHaveLength(0);
+
+    await approve(proposalIdOf(proposals[2]!), 'U0MALLORY', 'C0RO1');
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('NOT_APPROVER')));
+    await sleep(200);
+    expect(patches()).toHaveLength(0);
+
+    await approve(proposalIdOf(proposals[2]!), APPROVER, 'C0RO1');
+    await h.slack.waitFor(verified('C0RO1'), 20_000);
+    expect(patches()).toHaveLength(1);
+    expect(isvc().canaryTrafficPercent).toBe(10);
+    // the other two proposals were planned against the old object: approving one now re-plans it
+    await approve(proposalIdOf(proposals[0]!), APPROVER, 'C0RO1');
+    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 4 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 10_000);
+    expect(patches()).toHaveLength(1);
+  });
+
+  it('promote makes the canary endpoint the default, once', async () => {
+    const { rollout, approve, patches, verified } = helpers(h);
+    const before = patches().length;
+    await rollout('sklearn-iris -n default promote', 'C0RO2');
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO2').length === 1, 20_000);
+    const p = proposalMessages(h.slack, 'C0RO2')[0]!;
+    expect(p.body.blocks.find((b: any) => b.type === 'actions').elements[0].confirm.style).toBe('danger');
+    await Promise.all([approve(proposalIdOf(p), APPROVER, 'C0RO2'), approve(proposalIdOf(p), APPROVER, 'C0RO2'), approve(proposalIdOf(p), APPROVER, 'C0RO2')]);
+    await h.slack.waitFor(verified('C0RO2'), 20_000);
+    expect(patches().length - before).toBe(1);
+    const spec = isvc();
+    expect(spec.canary).toBeUndefined();
+    expect(spec.canaryTrafficPercent).toBeUndefined();
+    expect(spec.default.predictor.sklearn.storageUri).toBe('gs://kfserving-samples/models/sklearn/iris-v2');
+  });
+
+  it('answers a bad split with an ephemeral usage message', async () => {
+    const { rollout } = helpers(h);
+    await rollout('sklearn-iris 60/30', 'C0RO3');
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === 'C0RO3'));
+    expect(h.slack.callsTo('response_url').find((c) => c.responseId === 'C0RO3')!.body.text).toContain('must add up to 100');
+  });
+});
+
+describe('/isvc rollout on a v1beta1 canary (canary-new-revision-crashing)', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({ scenario: 'canary-new-revision-crashing', file });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('sets a 75/25 split on spec.predictor.canaryTrafficPercent, and rollback sets it to 0', async () => {
+    const { rollout, approve, patches, verified } = helpers(h);
+    const get = () => (h.sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'sklearn-iris')!.spec as any).predictor.canaryTrafficPercent;
+    await rollout('sklearn-iris 75/25', 'C0RB1');
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RB1').length === 1, 20_000);
+    await approve(proposalIdOf(proposalMessages(h.slack, 'C0RB1')[0]!), APPROVER, 'C0RB1');
+    await h.slack.waitFor(verified('C0RB1'), 20_000);
+    expect(get()).toBe(25);
+    await rollout('sklearn-iris rollback', 'C0RB2');
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RB2').length === 1, 20_000);
+    await approve(proposalIdOf(proposalMessages(h.slack, 'C0RB2')[0]!), APPROVER, 'C0RB2');
+    await h.slack.waitFor(verified('C0RB2'), 20_000);
+    expect(get()).toBe(0);
+    expect(patches()).toHaveLength(2);
+  });
+});
