@@ -6,7 +6,8 @@
  */
 import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { ALERTS, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+import { postSignedCommand } from '../support/slack-signing.js';
+import { ALERTS, SIGNING_SECRET, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;
@@ -136,11 +137,18 @@ it('groups ten services failing with the same root cause into one incident listi
   expect(h.threadOf(rootTs).some((c) => /^✅ Incident resolved: all 10 InferenceServices are Ready again/.test(String(c.body.text)))).toBe(true);
 });
 
-it('posts nothing for a muted service', async () => {
+it('posts nothing for a service muted with /isvc mute, and again after /isvc unmute', async () => {
   h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
   const bot = await h.startBot();
   await bot.incidents.watcher!.leading();
-  await bot.incidents.mutes.mute('default/noisy', 'U0TEST', 60_000);
+  const events = `${bot.url}/slack/events`;
+  const res = await postSignedCommand(events, SIGNING_SECRET, { text: 'mute noisy 1h -n default', channel_id: 'C0OPS', user_id: 'U0OPS', response_url: slack.responseUrl('mute') });
+  expect(res.status).toBe(200);
+  await slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === 'mute'));
+  const answer = slack.callsTo('response_url').find((c) => c.responseId === 'mute')!;
+  expect(answer.body.response_type).toBe('ephemeral');
+  expect(answer.body.text).toBe('🔕 Muted default/noisy for 1h: no automatic incident posts for it.');
+  expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
   await h.setReady('noisy', false, 'Noisy');
   await sleep(1500);
   expect(h.roots()).toHaveLength(0);
@@ -148,6 +156,16 @@ it('posts nothing for a muted service', async () => {
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the unmuted incident');
   expect(String(h.roots()[0]!.body.text)).toContain('default/iris');
+  // unmute: its next change of status makes it part of an incident again
+  await postSignedCommand(events, SIGNING_SECRET, { text: 'unmute noisy', response_url: slack.responseUrl('unmute') });
+  await slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === 'unmute'));
+  expect(slack.callsTo('response_url').find((c) => c.responseId === 'unmute')!.body.text).toBe('🔔 Unmuted default/noisy: automatic incident posts are back on.');
+  await h.setReady('noisy', true);
+  await h.setReady('noisy', false, 'Noisy');
+  // same root cause as iris' incident, inside the group window: it joins that one
+  const irisTs = h.roots()[0]!.response!.ts as string;
+  await until(() => h!.updatesOf(irisTs).some((u) => /^🔴 2 InferenceServices not ready/.test(String(u.body.text))), 'noisy joining after unmute');
+  expect(h.roots()).toHaveLength(1);
 });
 
 it('keeps watching across a dropped watch (endWatches) and a 410 Gone', async () => {
