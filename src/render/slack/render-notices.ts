@@ -11,6 +11,7 @@ export const USAGE = [
   '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
   '`/isvc status [-n NAMESPACE]` — the InferenceServices of a namespace, ready or not',
   '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
+  '`/isvc mute NAME [DURATION] [-n NAMESPACE]` / `/isvc unmute NAME` — silence automatic incident posts for one InferenceService',
   '`/isvc help` — this help',
 ].join('\n');
 
