@@ -12,6 +12,7 @@
  * list authorizationpolicies.
  * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT.
  */
+import { probeAuthManualFix, probeRbacManualFix } from '../src/remediation/manual-fixes.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import { finding } from '../src/diagnosis/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
@@ -61,6 +62,7 @@ export const ingressProbes: Playbook = {
           subject: blocked.ref,
           title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway blocks them`,
           evidence: [logEvidence(lines.filter((l) => l.status === 401 || l.status === 302), blocked), gatewayNote(ctx)],
+          remediation: probeAuthManualFix(ctx.target.namespace),
         }),
       );
     } else if (blocked) {
@@ -69,6 +71,7 @@ export const ingressProbes: Playbook = {
           subject: blocked.ref,
           title: `The ingress probes get HTTP 403: Istio RBAC blocks them in namespace ${ctx.target.namespace}`,
           evidence: [logEvidence(lines.filter((l) => l.status === 403), blocked), ...(await rbacEvidence(ctx)), ...(version ? [{ kind: 'field' as const, ref: `Knative Serving ${knativeNs}`, text: `Knative ${version}` }] : [])],
+          remediation: probeRbacManualFix(ctx.target.namespace),
         }),
       );
     }
