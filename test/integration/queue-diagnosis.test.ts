@@ -136,8 +136,8 @@ describe('diagnosis queue', () => {
   it('keeps a job queued while no worker runs and processes it when one starts', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
-    const first = h.startWorker();
-    await first.close(); // a worker that stops before doing anything
+    // no worker yet (or the last one stopped): the job waits in Redis
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await h.queue.queue.getJobCountByTypes('waiting', 'active')).toBe(1);
     h.startWorker();
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')));
