@@ -6,6 +6,8 @@
  * previous instance's log), finds no model file where it looks (the sklearn server's StopIteration on
  * /mnt/models), or runs but never passes its readiness probe.
  *
+ * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit.
+ *
  * RBAC: list pods, get pods/log, list events.
  * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, READINESS_PROBE_FAILING.
  */
@@ -13,6 +15,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { finding } from '../src/diagnosis/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { raiseMemoryRemediation } from '../src/diagnosis/memory-remediation.js';
+import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
@@ -38,7 +41,7 @@ export const modelContainer: Playbook = {
         const key = `${revisionOfPod(pod) ?? pod.metadata?.name}/${failure.container}/${failure.reason === 'OOMKilled' || failure.exitCode === 137}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        work.push(crashFindings(ctx, pod, failure));
+        work.push(crashFindings(ctx, pod, failure, pods));
       }
     }
     work.push(readinessFindings(ctx, pods));
@@ -46,7 +49,7 @@ export const modelContainer: Playbook = {
   },
 };
 
-async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<Finding[]> {
+async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure, pods: V1Pod[]): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const name = pod.metadata?.name ?? '?';
   const subject = refOf('Pod', ns, name);
@@ -87,6 +90,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
       evidence: [state, ...(fromMessage ? [read.evidence] : []), logEvidence],
+      remediation: restartRemediation(ctx, pods, { component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
       component,
       revision,
     }),

@@ -6,12 +6,15 @@
  * its log says why: the path does not exist, or the credentials may not read it. The pod scales
  * down after a while, so without pods the events are the evidence.
  *
+ * With failed pods, the finding offers restart-pods (for after the cause is fixed).
+ *
  * RBAC: list pods, get pods/log, list events.
  * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { finding } from '../src/diagnosis/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
@@ -46,14 +49,14 @@ export const storageInitializer: Playbook = {
         const key = revisionOfPod(item.pod) ?? item.pod.metadata?.name ?? '';
         if (!byRevision.has(key)) byRevision.set(key, item);
       }
-      return (await Promise.all([...byRevision.values()].map(({ pod, failure }) => diagnosePod(ctx, pod, failure)))).flat();
+      return (await Promise.all([...byRevision.values()].map(({ pod, failure }) => diagnosePod(ctx, pod, failure, pods)))).flat();
     }
     if (pods.length > 0) return [];
     return fromEvents(ctx);
   },
 };
 
-async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<Finding[]> {
+async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure, pods: V1Pod[]): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const name = pod.metadata?.name ?? '?';
   const component = componentOf(pod.metadata?.labels);
@@ -64,15 +67,19 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   // log's tail as the termination message: the evidence when the log itself cannot be read.
   const evidence = log.evidence.excerpt?.length ? log.evidence : (messageEvidence(failure.terminationMessage, subject, `${STORAGE_INITIALIZER} termination message`) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
+  const causes = causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
+  // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
+  const restart = restartRemediation(ctx, pods, { component: component ?? 'predictor', ...(revision ? { revision } : {}) });
   return [
     finding('STORAGE_INIT_FAILED', {
       subject,
       title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
       evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, ...(evidence !== log.evidence ? [log.evidence] : []), evidence],
+      remediation: causes.length === 0 ? restart : null,
       component,
       revision,
     }),
-    ...causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }),
+    ...causes.map((f) => ({ ...f, remediation: restart })),
   ];
 }
 

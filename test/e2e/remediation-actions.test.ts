@@ -71,8 +71,9 @@ describe.each(cases)('$name from the thread', (c) => {
   const click = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
   async function proposalIn(channel: string) {
     await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `diagnose ${c.target}`, channel_id: channel, user_id: 'U0ALICE' });
-    await h.slack.waitFor(() => proposalMessages(h.slack, channel).length > 0, 20_000);
-    const call = proposalMessages(h.slack, channel)[0]!;
+    const mine = () => proposalMessages(h.slack, channel).find((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
+    await h.slack.waitFor(() => mine() !== undefined, 20_000);
+    const call = mine()!;
     return { id: proposalIdOf(call), body: call.body, ts: String(call.response!.ts) };
   }
 
@@ -125,7 +126,9 @@ describe.each(cases)('$name from the thread', (c) => {
     h.sim.store.upsert(edited);
     const before = h.sim.requests.length;
     await click(p.id, APPROVER, ch);
-    await h.slack.waitFor((calls) => proposalMessages(h.slack, ch).length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 10_000);
+    // (the crashing canary's CRASH_LOOP also gets a restart-pods proposal: count this action's only)
+    const ofAction = () => proposalMessages(h.slack, ch).filter((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
+    await h.slack.waitFor((calls) => ofAction().length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 10_000);
     expect(objectWrites(before)).toHaveLength(0);
   });
 });
