@@ -6,7 +6,8 @@
  * the ingress probes fail; `RevisionMissing`, or a latest created revision that is not ready, means
  * the pods never became ready; a revision reason `ExitCode137` means the container was OOMKilled.
  *
- * RBAC: list services.serving.knative.dev, list revisions.serving.knative.dev.
+ * RBAC: list services.serving.knative.dev, list revisions.serving.knative.dev (list limitranges for
+ * the memory cap of an OOM's offer).
  * Emits: INGRESS_NOT_CONFIGURED, REVISION_MISSING, OOM_KILLED.
  */
 import { finding } from '../src/diagnosis/finding.js';
@@ -24,11 +25,11 @@ export const knativeService: Playbook = {
   async run(ctx) {
     if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
     const [services, revisions] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx)]);
-    return services.flatMap((ksvc) => serviceFindings(ctx, ksvc, revisions));
+    return (await Promise.all(services.map((ksvc) => serviceFindings(ctx, ksvc, revisions)))).flat();
   },
 };
 
-function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revisions: Revision[]): Finding[] {
+async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revisions: Revision[]): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const subject = refOf('Knative Service', ns, ksvc.metadata.name);
   const component = componentOf(ksvc.metadata.labels);
@@ -81,7 +82,7 @@ function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revisions:
         subject: revisionRef,
         title: `Revision ${latest.metadata.name} failed with ExitCode137: the container ran out of memory`,
         evidence: revisionConditions(latest, ns),
-        remediation: raiseMemoryRemediation(ctx, component, undefined),
+        remediation: await raiseMemoryRemediation(ctx, component),
         component,
         revision: latest.metadata.name,
       }),

@@ -8,7 +8,7 @@
  *
  * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit.
  *
- * RBAC: list pods, get pods/log, list events.
+ * RBAC: list pods, get pods/log, list events (list limitranges for the memory cap).
  * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, READINESS_PROBE_FAILING.
  */
 import type { V1Pod } from '@kubernetes/client-node';
@@ -64,12 +64,12 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
     text: `${failure.container}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)${limit ? `, memory limit ${limit}` : ''}`,
   };
   if (failure.reason === 'OOMKilled' || failure.exitCode === 137) {
-    const remediation = raiseMemoryRemediation(ctx, component, limit);
+    const remediation = await raiseMemoryRemediation(ctx, component);
     return [
       finding('OOM_KILLED', {
         subject,
         title: `${failure.container} was killed for memory (OOMKilled, exit code 137) with a limit of ${limit ?? 'none'}`,
-        evidence: [state, ...(remediation ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params?.to)}` }] : [])],
+        evidence: [state, ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
         remediation,
         component,
         revision,

@@ -158,7 +158,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
-    diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace },
+    diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace, maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
       signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { diagnose } from '../diagnosis/diagnose.js';
+import { parseMemory } from '../diagnosis/memory-remediation.js';
 import type { DiagnosisConfig, LinkTemplate } from '../diagnosis/playbook.js';
 import type { Report } from '../diagnosis/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
@@ -64,13 +65,20 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
   return { name, namespace, output, snapshot: values.snapshot, kubeconfig: values.kubeconfig, context: values.context, config: values.config };
 }
 
-/** The `diagnosis:` part of a config file (or of a snapshot's config.yaml). */
+/** The `diagnosis:` part of a config file (or of a snapshot's config.yaml), and `remediation.maxMemory` (the cap of an offered memory raise). */
 export function diagnosisConfigFrom(raw: unknown, file: string): Partial<DiagnosisConfig> {
+  const maxMemory = ((raw as { remediation?: { maxMemory?: unknown } } | null)?.remediation ?? undefined)?.maxMemory;
+  const cap: Partial<DiagnosisConfig> = {};
+  if (maxMemory !== undefined) {
+    const bytes = typeof maxMemory === 'string' ? parseMemory(maxMemory) : undefined;
+    if (bytes === undefined) throw new UsageError(`${file}: remediation.maxMemory: expected a memory quantity like 16Gi`);
+    cap.maxMemoryBytes = bytes;
+  }
   const section = (raw as { diagnosis?: unknown } | null)?.diagnosis;
-  if (section === undefined || section === null) return {};
+  if (section === undefined || section === null) return cap;
   if (typeof section !== 'object') throw new UsageError(`${file}: diagnosis: expected a mapping`);
   const { links, knativeNamespace } = section as { links?: unknown; knativeNamespace?: unknown };
-  const out: Partial<DiagnosisConfig> = {};
+  const out: Partial<DiagnosisConfig> = { ...cap };
   if (links !== undefined) {
     if (!Array.isArray(links) || !links.every((l) => l && typeof l.name === 'string' && typeof l.url === 'string')) {
       throw new UsageError(`${file}: diagnosis.links: expected a list of {name, url}`);

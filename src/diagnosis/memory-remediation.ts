@@ -1,40 +1,46 @@
+/**
+ * The raise-memory-limit offer on an OOM_KILLED finding, computed exactly as the action's plan will
+ * compute it (src/remediation/memory-cap.ts): the failing component's limit in the InferenceService
+ * spec doubled, capped by the configured maximum (`DiagnosisConfig.maxMemoryBytes`, from
+ * `remediation.maxMemory`) and the namespace's LimitRange (read through the memoised reader: one
+ * request per diagnosis, and only when an OOM is found), with the request raised when it must be.
+ * Already at the cap: a manual fix (REMEDIATION_AT_LIMIT), no button.
+ *
+ * RBAC: list limitranges.
+ */
 import { componentsOf, refOf } from '../kube/inference-service-view.js';
+import { diffLines } from '../remediation/field-changes.js';
+import { describeMemoryChange, memoryFieldChanges, memoryPathPatchable, raisedMemory, type MemoryChange } from '../remediation/memory-cap.js';
+import { RemediationError } from '../remediation/remediation-error.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Remediation } from './types.js';
 
-const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+export { formatMemory, parseMemory } from '../remediation/memory-cap.js';
 
-/** Bytes of a Kubernetes memory quantity ("256Mi", "1G", "512000000"), or undefined. */
-export function parseMemory(q: string | undefined): number | undefined {
-  if (!q) return undefined;
-  const m = /^(\d+(?:\.\d+)?)([KMGT]i?|k)?$/.exec(q.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * (UNITS[m[2] ?? ''] ?? 1);
-}
-
-/** A quantity in the largest binary unit that keeps it whole (e.g. 536870912 -> "512Mi"). */
-export function formatMemory(bytes: number): string {
-  for (const unit of ['Ti', 'Gi', 'Mi', 'Ki'] as const) {
-    const v = bytes / UNITS[unit]!;
-    if (v >= 1 && Number.isInteger(v)) return `${v}${unit}`;
-  }
-  return `${Math.ceil(bytes / UNITS.Mi!)}Mi`;
-}
-
-/** Proposes doubling the memory limit of the component that was OOMKilled (issue 4 applies it). */
-export function raiseMemoryRemediation(ctx: DiagnosisContext, componentName: string | undefined, currentLimit: string | undefined): Remediation | null {
-  const component = componentsOf(ctx.target.isvc).find((c) => c.name === (componentName ?? 'predictor') && !c.canary) ?? componentsOf(ctx.target.isvc)[0];
+/** The offer for the component that was OOMKilled (the predictor when unknown); null without one. */
+export async function raiseMemoryRemediation(ctx: DiagnosisContext, componentName: string | undefined): Promise<Remediation | null> {
+  const components = componentsOf(ctx.target.isvc);
+  const component = components.find((c) => c.name === (componentName ?? 'predictor') && !c.canary) ?? components[0];
   if (!component) return null;
-  const limit = component.memoryLimit ?? currentLimit;
-  const bytes = parseMemory(limit);
-  const next = bytes ? formatMemory(bytes * 2) : '2Gi';
-  const path = [...component.resourcesPath, 'limits', 'memory'].join('.');
+  const from = { ...(component.memoryLimit ? { limit: component.memoryLimit } : {}), ...(component.memoryRequest ? { request: component.memoryRequest } : {}) };
+  const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const resources = component.resourcesPath.join('.');
+  if (!memoryPathPatchable(component.resourcesPath)) {
+    return { action: 'manual', summary: `Raise the memory limit at ${resources}.limits.memory by hand (it is inside a container list, which a merge patch cannot reach)`, target, needsApproval: false, manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${resources}.limits.memory` };
+  }
+  let change: MemoryChange;
+  try {
+    change = raisedMemory({ ...from, maxBytes: ctx.config.maxMemoryBytes, limitRanges: await ctx.reader.limitRanges(ctx.target.namespace) });
+  } catch (error) {
+    if (!(error instanceof RemediationError)) throw error;
+    return { action: 'manual', summary: `No automatic raise (${error.code}): ${error.message}`, target, needsApproval: false, manual: `# ${resources}.limits.memory is ${from.limit ?? from.request}\nkubectl -n ${ctx.target.namespace} get limitrange -o yaml   # the namespace's cap` };
+  }
   return {
     action: 'raise-memory-limit',
-    summary: `Raise the ${component.name} memory limit from ${limit ?? 'none'} to ${next}`,
-    target: refOf('InferenceService', ctx.target.namespace, ctx.target.name),
-    diff: [`  ${path}:`, `-   ${limit ?? '(not set)'}`, `+   ${next}`],
+    summary: describeMemoryChange(component.name, from, change),
+    target,
+    diff: diffLines(memoryFieldChanges(component.resourcesPath, from, change)),
     needsApproval: true,
-    params: { component: component.name, path: [...component.resourcesPath], from: limit ?? null, to: next },
+    params: { component: component.name, path: [...component.resourcesPath], from: from.limit ?? null, to: change.limit },
   };
 }

@@ -16,9 +16,11 @@ export interface DiagnosisConfig {
   links: LinkTemplate[];
   /** Namespace of the Knative Serving control plane. */
   knativeNamespace: string;
+  /** Cap of an offered memory raise, bytes (the bot's `remediation.maxMemory`, so the report offers what a proposal applies). */
+  maxMemoryBytes: number;
 }
 
-export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving' };
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: 16 * 1024 ** 3 };
 
 /** The InferenceService under diagnosis, as found in the cluster. */
 export interface DiagnosisTarget {

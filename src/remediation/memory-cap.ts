@@ -3,10 +3,13 @@
  * maximum and by the namespace's LimitRange (type Container, max.memory), so that admission
  * accepts the pods. The request goes up with the limit when it equalled it (keeps Guaranteed QoS)
  * or when the LimitRange's maxLimitRequestRatio would otherwise be exceeded.
+ *
+ * Pure, and shared: the diagnosis (src/diagnosis/memory-remediation.ts, on the memoised reader's
+ * LimitRanges) and the action's plan (on fresh ones) compute the same change and the same words.
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
-import { formatMemory, parseMemory } from '../diagnosis/memory-remediation.js';
 import { RemediationError } from './remediation-error.js';
+import type { FieldChange } from './types.js';
 
 export interface MemoryChange {
   limit: string;
@@ -17,6 +20,26 @@ export interface MemoryChange {
 }
 
 export const DEFAULT_MEMORY_WHEN_UNSET = 2 * 1024 ** 3;
+export const DEFAULT_MAX_MEMORY = 16 * 1024 ** 3;
+
+const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+
+/** Bytes of a Kubernetes memory quantity ("256Mi", "1G", "512000000"), or undefined. */
+export function parseMemory(q: string | undefined): number | undefined {
+  if (!q) return undefined;
+  const m = /^(\d+(?:\.\d+)?)([KMGT]i?|k)?$/.exec(q.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (UNITS[m[2] ?? ''] ?? 1);
+}
+
+/** A quantity in the largest binary unit that keeps it whole (e.g. 536870912 -> "512Mi"). */
+export function formatMemory(bytes: number): string {
+  for (const unit of ['Ti', 'Gi', 'Mi', 'Ki'] as const) {
+    const v = bytes / UNITS[unit]!;
+    if (v >= 1 && Number.isInteger(v)) return `${v}${unit}`;
+  }
+  return `${Math.ceil(bytes / UNITS.Mi!)}Mi`;
+}
 
 function containerLimits(limitRanges: V1LimitRange[]): { max?: number; ratio?: number; source?: string } {
   let max: number | undefined;
@@ -63,4 +86,23 @@ export function raisedMemory(input: { limit?: string; request?: string; maxBytes
     if (nextRequest !== request) out.request = formatMemory(nextRequest);
   }
   return out;
+}
+
+/** The proposal's one-line summary of a memory change. */
+export function describeMemoryChange(component: string, from: { limit?: string; request?: string }, change: MemoryChange): string {
+  return `Raise the ${component} memory limit from ${from.limit ?? 'none'} to ${change.limit}${change.request ? ` (request ${from.request} → ${change.request})` : ''}${change.cappedBy ? `, capped by ${change.cappedBy}` : ''}`;
+}
+
+/** The fields a memory change sets under `resources` at `path`, in the order the dry-run diff lists them. */
+export function memoryFieldChanges(path: readonly string[], from: { limit?: string; request?: string }, change: MemoryChange): FieldChange[] {
+  const at = (leaf: string) => [...path, leaf, 'memory'].join('.');
+  return [
+    { path: at('limits'), before: from.limit, after: change.limit },
+    ...(change.request ? [{ path: at('requests'), before: from.request, after: change.request }] : []),
+  ];
+}
+
+/** A merge patch can only reach object keys: a `resources` inside a container list needs a hand edit. */
+export function memoryPathPatchable(path: readonly string[]): boolean {
+  return path.every((key) => !/^\d+$/.test(key));
 }

@@ -79,3 +79,12 @@ describe('isvc-doctor diagnose', () => {
     expect(r.stderr).toMatch(/cannot reach the Kubernetes API/);
   });
 });
+
+describe('diagnosisConfigFrom', () => {
+  it('takes remediation.maxMemory as the cap of the memory offer, and names a bad one', async () => {
+    const { diagnosisConfigFrom } = await import('../../../src/cli/diagnose-command.js');
+    expect(diagnosisConfigFrom({ remediation: { maxMemory: '8Gi' } }, 'c.yaml')).toEqual({ maxMemoryBytes: 8 * 1024 ** 3 });
+    expect(diagnosisConfigFrom({ remediation: { maxMemory: '4Gi' }, diagnosis: { knativeNamespace: 'kn' } }, 'c.yaml')).toEqual({ maxMemoryBytes: 4 * 1024 ** 3, knativeNamespace: 'kn' });
+    expect(() => diagnosisConfigFrom({ remediation: { maxMemory: 'lots' } }, 'c.yaml')).toThrow('c.yaml: remediation.maxMemory: expected a memory quantity like 16Gi');
+  });
+});

@@ -21,7 +21,7 @@ describe('config', () => {
     expect(c.namespaces).toBeNull();
     expect(c.alerts).toEqual({ channel: null, unreadyAfterMs: 300_000, channels: {}, groupWindowMs: 120_000 });
     expect(c.queue.concurrency).toBe(4);
-    expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving' });
+    expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: 16 * 1024 ** 3 });
     expect(c.slack).toEqual({ botToken: 'xoxb-test', signingSecret: 'secret', appToken: null, apiUrl: 'https://slack.com/api/', socketMode: false });
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.port).toBe(3000);
@@ -40,6 +40,7 @@ describe('config', () => {
         '  channels: {team-a: C0TEAMA}',
         'namespaces: [default, team-a]',
         'queue: {concurrency: 2}',
+        'remediation: {maxMemory: 8Gi}',
         'diagnosis:',
         '  knativeNamespace: knative-system',
         '  links: [{name: Grafana, url: "https://grafana/d/x?ns={namespace}&isvc={name}"}]',
@@ -51,6 +52,9 @@ describe('config', () => {
     expect(c.queue.concurrency).toBe(2);
     expect(c.diagnosis.links[0]!.name).toBe('Grafana');
     expect(c.diagnosis.knativeNamespace).toBe('knative-system');
+    // the report's memory offer uses the same cap as the remediation
+    expect(c.diagnosis.maxMemoryBytes).toBe(8 * 1024 ** 3);
+    expect(c.remediation.maxMemoryBytes).toBe(8 * 1024 ** 3);
     expect(c.slack.apiUrl).toBe('http://127.0.0.1:9/api/');
     expect(c.port).toBe(0);
     expect(namespaceAllowed(c, 'team-a')).toBe(true);
