@@ -6,7 +6,7 @@
  */
 import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { postSignedCommand } from '../support/slack-signing.js';
+import { postSignedCommand, slackSignature } from '../support/slack-signing.js';
 import { ALERTS, SIGNING_SECRET, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
 
 let slack: FakeSlackApi;
@@ -188,4 +188,51 @@ it('keeps watching across a dropped watch (endWatches) and a 410 Gone', async ()
   await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery after a 410');
   expect(lists()).toBeGreaterThan(listsBefore);
   expect(h.roots()).toHaveLength(1);
+});
+
+/** An app_mention event as Slack's Events API POSTs it (JSON, signed over the raw body). */
+async function postSignedMention(url: string, event: { text: string; user: string; channel: string; thread_ts?: string }): Promise<number> {
+  const ts = `${Math.floor(Date.now() / 1000)}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+  const body = JSON.stringify({
+    token: 'x', team_id: 'T0TEST', api_app_id: 'A0APP', type: 'event_callback', event_id: `Ev${ts.replace('.', '')}`, event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+    event: { type: 'app_mention', ts, event_ts: ts, ...event },
+  });
+  const timestamp = Math.floor(Date.now() / 1000);
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': slackSignature(SIGNING_SECRET, timestamp, body) }, body });
+  await res.text();
+  return res.status;
+}
+
+it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answered ephemerally in the thread', async () => {
+  h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  const events = `${bot.url}/slack/events`;
+  const ephemeralTo = (user: string) => slack.callsTo('chat.postEphemeral').filter((c) => c.body.user === user);
+  expect(await postSignedMention(events, { text: '<@U0BOT> mute noisy 1h', user: 'U0OPS', channel: 'C0OPS' })).toBe(200);
+  await slack.waitFor(() => ephemeralTo('U0OPS').length === 1);
+  expect(ephemeralTo('U0OPS')[0]!.body).toMatchObject({ channel: 'C0OPS', text: '🔕 Muted default/noisy for 1h: no automatic incident posts for it.' });
+  expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
+  // no diagnosis was queued for "mute": nothing posted in the channel
+  expect(slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0OPS')).toHaveLength(0);
+  await h.setReady('noisy', false, 'Noisy');
+  await sleep(1500);
+  expect(h.roots()).toHaveLength(0);
+
+  // a bad duration gets the usage, ephemerally, and mutes nothing new
+  await postSignedMention(events, { text: '<@U0BOT> mute iris soon', user: 'U0OPS', channel: 'C0OPS' });
+  await slack.waitFor(() => ephemeralTo('U0OPS').length === 2);
+  expect(String(ephemeralTo('U0OPS')[1]!.body.text)).toContain('"soon" is not a duration');
+  expect(await bot.incidents.mutes.get('default/iris')).toBeNull();
+
+  // unmute from inside a thread: the answer goes to that thread; the next change posts again
+  await postSignedMention(events, { text: '<@U0BOT> unmute default/noisy', user: 'U0OPS', channel: 'C0OPS', thread_ts: '1700.000100' });
+  await slack.waitFor(() => ephemeralTo('U0OPS').length === 3);
+  expect(ephemeralTo('U0OPS')[2]!.body).toMatchObject({ thread_ts: '1700.000100', text: '🔔 Unmuted default/noisy: automatic incident posts are back on.' });
+  expect(await bot.incidents.mutes.get('default/noisy')).toBeNull();
+  await h.setReady('noisy', true);
+  await h.setReady('noisy', false, 'Noisy');
+  await until(() => h!.roots().length === 1, 'the incident after the unmute');
+  expect(String(h.roots()[0]!.body.text)).toContain('default/noisy');
 });
