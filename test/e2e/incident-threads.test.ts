@@ -236,3 +236,75 @@ it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answer
   await until(() => h!.roots().length === 1, 'the incident after the unmute');
   expect(String(h.roots()[0]!.body.text)).toContain('default/noisy');
 });
+
+/** A predictor pod of `isvc` whose storage-initializer fails because the model is not at its storageUri. */
+function failingStoragePod(isvc: string): Record<string, unknown> {
+  const message = [
+    'INFO:root:Copying contents of gs://models/' + isvc + ' to local',
+    'Traceback (most recent call last):',
+    'RuntimeError: Failed to fetch model. No model found in gs://models/' + isvc + '.',
+  ].join('\n');
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `${isvc}-predictor-00001-deployment-7d9c6b5f8b-q4wzl`,
+      namespace: 'default',
+      uid: '5f1c2b9e-0000-4000-8000-00000000c0de',
+      labels: { 'serving.kserve.io/inferenceservice': isvc, component: 'predictor', 'serving.knative.dev/revision': `${isvc}-predictor-00001` },
+    },
+    spec: {
+      initContainers: [{ name: 'storage-initializer', image: 'kserve/storage-initializer:v0.11.0', args: [`gs://models/${isvc}`, '/mnt/models'] }],
+      containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.11.0' }],
+    },
+    status: {
+      phase: 'Pending',
+      initContainerStatuses: [
+        {
+          name: 'storage-initializer',
+          ready: false,
+          restartCount: 3,
+          image: 'kserve/storage-initializer:v0.11.0',
+          imageID: '',
+          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=storage-initializer' } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error', message } },
+        },
+      ],
+      containerStatuses: [{ name: 'kserve-container', ready: false, restartCount: 0, image: 'kserve/sklearnserver:v0.11.0', imageID: '', state: { waiting: { reason: 'PodInitializing' } } }],
+    },
+  };
+}
+
+it('adds a changed root cause to the open incident thread: one "root cause changed" note and the new diagnosis, no new top-level post', async () => {
+  h = await startIncidentHarness(slack);
+  const bot = await h.startBot();
+  await bot.incidents.watcher!.leading();
+  await h.setReady('iris', false);
+  await until(() => h!.roots().length === 1, 'the incident');
+  const root = h.roots()[0]!;
+  expect(root.body.text).toMatch(/: ISVC_NOT_READY$/);
+  const rootTs = root.response!.ts as string;
+  await until(() => h!.threadOf(rootTs).length >= 1, 'the first diagnosis');
+  await sleep(300);
+  const threadBefore = h.threadOf(rootTs).length;
+  const changedNotes = () => h!.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('🔄 Root cause of default/iris changed'));
+
+  // the cause changes under the incident: the predictor's storage-initializer now fails to find the model
+  h.sim.store.upsert(failingStoragePod('iris') as any);
+  // the same status again is no change: nothing is added
+  await h.setReady('iris', false);
+  await sleep(800);
+  expect(changedNotes()).toHaveLength(0);
+  // a new Ready reason is: the watcher sees the change, the worker diagnoses again
+  await h.setReady('iris', false, 'RevisionFailed');
+  await until(() => changedNotes().length === 1, 'the root-cause-changed note');
+  expect(changedNotes()[0]!.body.text).toBe('🔄 Root cause of default/iris changed: ISVC_NOT_READY → STORAGE_URI_NOT_FOUND');
+  // the new diagnosis follows in the same thread
+  await until(() => h!.threadOf(rootTs).slice(threadBefore).some((c) => /Root cause: `STORAGE_URI_NOT_FOUND`/.test(textOf(c.body))), 'the new diagnosis in the thread');
+  // one note only, however long we wait, and no new top-level post
+  await sleep(800);
+  expect(changedNotes()).toHaveLength(1);
+  expect(h.roots()).toHaveLength(1);
+  // the root message names the new cause (a lone member's incident is updated in place)
+  expect(h.updatesOf(rootTs).some((u) => /STORAGE_URI_NOT_FOUND/.test(String(u.body.text)))).toBe(true);
+});
