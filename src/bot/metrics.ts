@@ -1,12 +1,55 @@
-/** Prometheus metrics of the bot (`GET /metrics`), on a registry of its own per process. */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+/**
+ * Prometheus metrics of the bot (`GET /metrics`), on a registry of its own per process: commands,
+ * diagnoses by outcome and root cause, findings by code, diagnosis durations, the job queue's depth
+ * by state and the age of its oldest waiting job (read from Redis at scrape time, with a deadline),
+ * remediations applied by action and outcome, and Slack Web API errors by method and error code.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Report } from '../diagnosis/types.js';
 import type { DiagnosisOutcome } from '../queue/process-job.js';
+import type { SlackPoster } from './slack-poster.js';
+
+/** What the queue gauges read at scrape time. */
+export interface QueueProbe {
+  counts(): Promise<Record<string, number>>;
+  /** Enqueue time (epoch ms) of the oldest job waiting for a worker; null when none waits. */
+  oldestWaitingAt(): Promise<number | null>;
+}
 
 export interface BotMetrics {
   registry: Registry;
   commandReceived(subcommand: string, outcome: string): void;
   diagnosisDone(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
+  remediationDone(action: string, outcome: string): void;
+  slackError(method: string, error: string): void;
+  /** Starts reading queue depth and age at each scrape. */
+  observeQueue(probe: QueueProbe): void;
+}
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
+const SCRAPE_DEADLINE_MS = 1000;
+
+function deadline<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), SCRAPE_DEADLINE_MS)))]).finally(() => clearTimeout(timer));
+}
+
+/** A SlackPoster that counts the Slack errors it sees (rate limits included) by method. */
+export function countSlackErrors(poster: SlackPoster, metrics: Pick<BotMetrics, 'slackError'>): SlackPoster {
+  const counted = async <T>(method: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      const e = error as { slackError?: unknown; code?: unknown };
+      metrics.slackError(method, typeof e.slackError === 'string' ? e.slackError : typeof e.code === 'string' ? e.code : 'unknown');
+      throw error;
+    }
+  };
+  return {
+    post: (channel, message, threadTs) => counted('chat.postMessage', () => poster.post(channel, message, threadTs)),
+    update: (channel, ts, message) => counted('chat.update', () => poster.update(channel, ts, message)),
+    ephemeral: (channel, user, message, threadTs) => counted('chat.postEphemeral', () => poster.ephemeral(channel, user, message, threadTs)),
+  };
 }
 
 export function createBotMetrics(options: { defaultMetrics?: boolean } = {}): BotMetrics {
@@ -21,8 +64,35 @@ export function createBotMetrics(options: { defaultMetrics?: boolean } = {}): Bo
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  const remediations = new Counter({ name: 'isvc_doctor_remediations_total', help: 'Remediation jobs finished, by action and outcome (verified, failed, superseded, …)', labelNames: ['action', 'outcome'], registers: [registry] });
+  const slackErrors = new Counter({ name: 'isvc_doctor_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error', labelNames: ['method', 'error'], registers: [registry] });
+  let probe: QueueProbe | null = null;
+  new Gauge({
+    name: 'isvc_doctor_queue_jobs',
+    help: 'Jobs in the diagnosis queue by state (read from Redis at scrape time)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      if (!probe) return;
+      const counts = await deadline(probe.counts()).catch(() => null);
+      if (counts) for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'isvc_doctor_queue_oldest_waiting_seconds',
+    help: 'Age of the oldest job waiting for a worker (0: none waits)',
+    registers: [registry],
+    async collect() {
+      if (!probe) return;
+      const at = await deadline(probe.oldestWaitingAt()).catch(() => undefined);
+      if (at !== undefined) this.set(at === null ? 0 : Math.max(0, (Date.now() - at) / 1000));
+    },
+  });
   return {
     registry,
+    observeQueue: (p) => void (probe = p),
+    remediationDone: (action, outcome) => remediations.inc({ action, outcome }),
+    slackError: (method, error) => slackErrors.inc({ method, error }),
     commandReceived: (subcommand, outcome) => commands.inc({ subcommand, outcome }),
     diagnosisDone: (outcome, report, seconds) => {
       diagnoses.inc({ outcome, root_cause: report?.rootCause ?? (outcome === 'cluster-unreachable' ? 'CLUSTER_UNREACHABLE' : 'none') });

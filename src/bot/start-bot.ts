@@ -3,13 +3,18 @@
  * and `web`), diagnosis worker (roles `all` and `worker`), unready-watcher and incident jobs
  * (issue 5: watcher in roles `all` and `watcher`, Lease-elected; incident jobs where workers run).
  * Several processes may share one Redis.
+ *
+ * Operations (issue 6): every Slack request gets a request id (JSON logs, carried into the jobs it
+ * queues and the worker's lines about them); metrics for the queue, remediations and Slack errors;
+ * `close()` is the graceful shutdown: stop taking Slack requests, release the Lease, let running
+ * jobs finish until the deadline, then cancel them (BullMQ hands them to another worker).
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { App } from '@slack/bolt';
-import type { Worker } from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
 import type { AppConfig } from '../config.js';
 import { diagnose } from '../diagnosis/diagnose.js';
 import { loadKubeConfig } from '../kube/client.js';
@@ -23,8 +28,8 @@ import { buildSlackApp } from './build-app.js';
 import type { BotDeps } from './bot-deps.js';
 import { healthRoutes, startHealthServer } from './health-routes.js';
 import { listIsvcStatus } from './list-isvc-status.js';
-import { createLogger, type BotLogger } from './logger.js';
-import { createBotMetrics, type BotMetrics } from './metrics.js';
+import { bindRequestContext, createLogger, currentRequestId, newRequestId, withRequestId, type BotLogger } from './logger.js';
+import { countSlackErrors, createBotMetrics, type BotMetrics } from './metrics.js';
 import { createSlackPoster, createSlackWebClient } from './slack-poster.js';
 import { startIncidents, type RunningIncidents } from '../incidents/start-incidents.js';
 
@@ -52,7 +57,61 @@ export interface RunningBot {
   metrics: BotMetrics;
   /** Issue 5: incident store, mutes, worker and watcher. */
   incidents: RunningIncidents;
-  close(): Promise<void>;
+  /** Graceful: running jobs get until `timeoutMs` (default SHUTDOWN_TIMEOUT_MS or 30 s) to finish. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+/** Every job added while a Slack request is handled carries its request id (`requestId` in the data). */
+function stampRequestIds(queue: Queue): void {
+  const add = queue.add.bind(queue);
+  queue.add = ((name: string, data: object, opts?: object) => {
+    const requestId = currentRequestId();
+    return add(name as never, (requestId ? { ...data, requestId } : data) as never, opts as never);
+  }) as typeof queue.add;
+}
+
+function jobFields(job: Job | undefined): Record<string, unknown> {
+  if (!job) return {};
+  const d = (job.data ?? {}) as { kind?: string; requestId?: string; target?: { namespace?: string; name?: string }; subscriber?: { channel?: string; threadTs?: string }; channel?: string; proposalId?: string };
+  return {
+    ...(d.requestId ? { requestId: d.requestId } : {}),
+    jobId: job.id,
+    kind: d.kind ?? job.name,
+    ...(d.target ? { target: `${d.target.namespace}/${d.target.name}` } : {}),
+    ...(d.subscriber ? { channel: d.subscriber.channel, threadTs: d.subscriber.threadTs } : d.channel ? { channel: d.channel } : {}),
+    ...(d.proposalId ? { proposalId: d.proposalId } : {}),
+    attempt: job.attemptsMade + 1,
+  };
+}
+
+/** Logs a worker's jobs (start, end, failure) with the request id that queued them. */
+function logJobs(worker: Worker, logger: BotLogger): void {
+  worker.on('active', (job) => logger.info('job started', jobFields(job)));
+  worker.on('completed', (job, result: unknown) => logger.info('job done', { ...jobFields(job), result, ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined }));
+  worker.on('failed', (job, error) => logger.warn('job failed', { ...jobFields(job), error: error.message.split('\n')[0] }));
+}
+
+/** Rejects as soon as the signal aborts (the work itself may go on; its result is dropped). */
+function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error(`cancelled: ${String(signal.reason ?? 'shutting down')}`));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Waits for a worker's running jobs until the deadline, then cancels them (their signal aborts) and stops. */
+async function closeWorker(worker: Worker, deadlineAt: number, logger: BotLogger): Promise<void> {
+  const closing = worker.close();
+  const left = deadlineAt - Date.now();
+  const inTime = await Promise.race([closing.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), Math.max(0, left)).unref())]);
+  if (inTime) return;
+  logger.warn(`shutdown: jobs of ${worker.name} still running after the deadline; cancelling them (BullMQ retries them on another worker)`);
+  worker.cancelAllJobs('isvc-doctor is shutting down');
+  await Promise.race([closing, new Promise((r) => setTimeout(r, 2000).unref())]);
+  await worker.close(true).catch(() => undefined);
 }
 
 export async function startBot(options: StartBotOptions): Promise<RunningBot> {
@@ -69,8 +128,13 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     backoffMs: config.queue.backoffMs,
     logger,
   });
+  stampRequestIds(queue.queue);
+  metrics.observeQueue({
+    counts: () => queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'),
+    oldestWaitingAt: async () => (await queue.queue.getJobs(['wait'], 0, 0, true))[0]?.timestamp ?? null,
+  });
   const slackClient = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
-  const poster = createSlackPoster(slackClient);
+  const poster = countSlackErrors(createSlackPoster(slackClient), metrics);
   const remediation = createRemediationDeps({
     config,
     kubeConfig,
@@ -98,6 +162,8 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     podNamespace,
   );
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics });
+  /** Stop taking requests first (Slack HTTP, health server), then the workers, then the rest. */
+  const httpClosers: Array<() => Promise<unknown>> = [];
   const closers: Array<() => Promise<unknown>> = [() => incidents.close()];
   let app: App | null = null;
   let worker: Worker | null = null;
@@ -107,36 +173,67 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
       worker = createDiagnosisWorker(
         { redisUrl: config.redisUrl, name: config.queue.name, concurrency: config.queue.concurrency, ...(options.queuePrefix ? { prefix: options.queuePrefix } : {}) },
         {
-          diagnose: (target, signal) => diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+          // cancelled at shutdown: the attempt fails at once and BullMQ retries the job (on another worker)
+          diagnose: (target, signal) => abortable(diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }), signal),
           listStatus: (namespace) => listIsvcStatus(kubeConfig, namespace),
           poster,
           store: queue.store,
           backoffMs: config.queue.backoffMs,
           onDiagnosis: (outcome, report, seconds) => metrics.diagnosisDone(outcome, report, seconds),
           afterReport: (report, threads) => offerRemediations(remediation, report, threads.map((t) => ({ channel: t.channel, threadTs: t.threadTs, user: t.user }))),
-          remediate: (data, signal) => applyProposal(remediation, data, signal),
+          remediate: async (data, signal) => {
+            const action = async () => (await remediation.store.get(data.proposalId).catch(() => null))?.proposal.action ?? 'unknown';
+            try {
+              const result = await applyProposal(remediation, data, signal);
+              metrics.remediationDone(await action(), result.state);
+              return result;
+            } catch (error) {
+              metrics.remediationDone(await action(), 'error');
+              throw error;
+            }
+          },
           warn: (m) => logger.warn(m),
         },
       );
-      const w = worker;
-      closers.push(() => w.close());
+      logJobs(worker, logger);
     }
     if (role === 'all' || role === 'web') {
-      const afterAck = createAfterAck({ onError: (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`) });
+      const queued = createAfterAck({ onError: (e) => logger.warn(`after ack: ${e instanceof Error ? e.message : String(e)}`) });
+      // the work keeps the request id of the request that queued it
+      const afterAck = (work: () => Promise<void>) => queued(bindRequestContext(work));
       const deps: BotDeps = { config, queue, poster, metrics, logger, afterAck, remediation, mutes: incidents.mutes };
       app = await buildSlackApp({ slack: config.slack, port: config.port, routes, deps });
+      app.use(async ({ body, next }) => {
+        const b = body as { type?: string; command?: string; text?: string; event?: { type?: string }; user_id?: string; user?: { id?: string }; channel_id?: string; channel?: { id?: string } };
+        await withRequestId(newRequestId(), async () => {
+          logger.info('slack request', {
+            type: b.command ? 'command' : (b.event?.type ?? b.type ?? 'unknown'),
+            ...(b.command ? { command: `${b.command} ${(b.text ?? '').slice(0, 120)}`.trim() } : {}),
+            user: b.user_id ?? b.user?.id,
+            channel: b.channel_id ?? b.channel?.id,
+          });
+          await next();
+        });
+      });
       const a = app;
       const started = (config.slack.socketMode ? await app.start() : await app.start(config.port)) as unknown;
-      closers.push(() => a.stop());
+      httpClosers.push(() => a.stop());
       if (!config.slack.socketMode) port = ((started as Server).address() as AddressInfo).port;
     }
     if (role === 'worker' || role === 'watcher' || config.slack.socketMode) {
       const health = await startHealthServer(routes, config.port);
       port = health.port;
-      closers.push(() => new Promise((resolve) => health.server.close(resolve)));
+      httpClosers.push(
+        () =>
+          new Promise((resolve) => {
+            health.server.close(resolve);
+            health.server.closeIdleConnections();
+          }),
+      );
     }
   } catch (error) {
-    for (const c of closers.reverse()) await c().catch(() => undefined);
+    for (const c of [...httpClosers, ...closers].reverse()) await c().catch(() => undefined);
+    await worker?.close(true).catch(() => undefined);
     await queue.close();
     throw error;
   }
@@ -149,9 +246,17 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     app,
     metrics,
     incidents,
-    close: async () => {
+    close: async (closeOptions = {}) => {
+      const timeoutMs = closeOptions.timeoutMs ?? (Number(process.env.SHUTDOWN_TIMEOUT_MS) || 30_000);
+      const deadlineAt = Date.now() + timeoutMs;
+      const t0 = Date.now();
+      logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
+      for (const c of httpClosers.reverse()) await c().catch(() => undefined);
+      await incidents.watcher?.close().catch(() => undefined);
+      await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));
       for (const c of closers.reverse()) await c().catch(() => undefined);
       await queue.close();
+      logger.info('shutdown: done', { ms: Date.now() - t0 });
     },
   };
 }

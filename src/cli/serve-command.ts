@@ -57,11 +57,29 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   }
   process.stdout.write(`listening on ${bot.url}\n`);
   const running = bot;
+  // SIGTERM / SIGINT: graceful shutdown (startBot's close: no new Slack requests, Lease released,
+  // running jobs finish until SHUTDOWN_TIMEOUT_MS, then go back to the queue). A second signal stops at once.
   return new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void running.close().then(() => resolve(0));
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        process.stderr.write(`isvc-doctor: ${signal} again, stopping now\n`);
+        process.exit(1);
+      }
+      stopping = true;
+      // whatever still holds the event loop once everything is closed (a cancelled request in flight) gets 5 s
+      const exitSoon = (code: number) => setTimeout(() => process.exit(code), 5000).unref();
+      void running.close().then(
+        () => {
+          exitSoon(0);
+          resolve(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`isvc-doctor: shutdown: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+          exitSoon(1);
+          resolve(1);
+        },
+      );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
