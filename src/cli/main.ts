@@ -11,7 +11,7 @@ const HELP = `isvc-doctor: why is my KServe / KFServing InferenceService not rea
 
 ${DIAGNOSE_USAGE}
 usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]
-usage: isvc-doctor serve [--config FILE]
+usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]
 
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
 `;
