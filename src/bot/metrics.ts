@@ -2,7 +2,7 @@
  * Prometheus metrics of the bot (`GET /metrics`), on a registry of its own per process: commands,
  * diagnoses by outcome and root cause, findings by code, diagnosis durations, the job queue's depth
  * by state and the age of its oldest waiting job (read from Redis at scrape time, with a deadline),
- * remediations applied by action and outcome, and Slack Web API errors by method and error code.
+ * remediations applied by action and outcome, incident jobs by kind and outcome, and Slack Web API errors by method and error code.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Report } from '../diagnosis/types.js';
@@ -22,6 +22,8 @@ export interface BotMetrics {
   diagnosisDone(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
   remediationDone(action: string, outcome: string): void;
   slackError(method: string, error: string): void;
+  /** An incident job (open / recover / refresh) finished: done or failed. */
+  incidentJobDone(kind: string, outcome: 'done' | 'failed'): void;
   /** Starts reading queue depth and age at each scrape. */
   observeQueue(probe: QueueProbe): void;
 }
@@ -66,6 +68,7 @@ export function createBotMetrics(options: { defaultMetrics?: boolean } = {}): Bo
   });
   const remediations = new Counter({ name: 'isvc_doctor_remediations_total', help: 'Remediation jobs finished, by action and outcome (verified, failed, superseded, …)', labelNames: ['action', 'outcome'], registers: [registry] });
   const slackErrors = new Counter({ name: 'isvc_doctor_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error', labelNames: ['method', 'error'], registers: [registry] });
+  const incidentJobs = new Counter({ name: 'isvc_doctor_incident_jobs_total', help: 'Incident jobs finished, by kind (open, recover, refresh) and outcome', labelNames: ['kind', 'outcome'], registers: [registry] });
   let probe: QueueProbe | null = null;
   new Gauge({
     name: 'isvc_doctor_queue_jobs',
@@ -93,6 +96,7 @@ export function createBotMetrics(options: { defaultMetrics?: boolean } = {}): Bo
     observeQueue: (p) => void (probe = p),
     remediationDone: (action, outcome) => remediations.inc({ action, outcome }),
     slackError: (method, error) => slackErrors.inc({ method, error }),
+    incidentJobDone: (kind, outcome) => incidentJobs.inc({ kind, outcome }),
     commandReceived: (subcommand, outcome) => commands.inc({ subcommand, outcome }),
     diagnosisDone: (outcome, report, seconds) => {
       diagnoses.inc({ outcome, root_cause: report?.rootCause ?? (outcome === 'cluster-unreachable' ? 'CLUSTER_UNREACHABLE' : 'none') });

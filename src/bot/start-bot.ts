@@ -161,6 +161,9 @@ export async function startBot(options: StartBotOptions): Promise<RunningBot> {
     },
     podNamespace,
   );
+  const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
+  incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
+  incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics });
   /** Stop taking requests first (Slack HTTP, health server), then the workers, then the rest. */
   const httpClosers: Array<() => Promise<unknown>> = [];
