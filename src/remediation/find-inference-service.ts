@@ -13,3 +13,9 @@ export async function findInferenceService(writer: ClusterWriter, target: Target
   }
   throw new RemediationError('REMEDIATION_TARGET_NOT_FOUND', `InferenceService ${target.namespace}/${target.name} not found`);
 }
+
+/** `locate` for the patch actions that change the InferenceService itself. */
+export async function locateInferenceService(ctx: { writer: ClusterWriter; target: TargetRef }): Promise<{ target: ObjectRef; isvc: ObjectRef; live: KubeObject }> {
+  const { ref, object } = await findInferenceService(ctx.writer, ctx.target);
+  return { target: ref, isvc: ref, live: object };
+}

@@ -6,7 +6,7 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
-import { findInferenceService } from '../find-inference-service.js';
+import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import { RemediationError } from '../remediation-error.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
@@ -17,10 +17,7 @@ export const promoteCanary = patchAction<z.infer<typeof params>>({
   id: 'promote-canary',
   title: 'Promote the canary',
   params,
-  async locate(ctx) {
-    const { ref, object } = await findInferenceService(ctx.writer, ctx.target);
-    return { target: ref, isvc: ref, live: object };
-  },
+  locate: locateInferenceService,
   build(live) {
     const shape = canaryShape(live);
     const riskNote = 'Every request goes to the new model at once; check the canary\'s metrics first.';

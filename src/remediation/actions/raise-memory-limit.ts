@@ -5,7 +5,7 @@
  * RBAC: get/patch inferenceservices, list limitranges.
  */
 import { z } from 'zod';
-import { findInferenceService } from '../find-inference-service.js';
+import { locateInferenceService } from '../find-inference-service.js';
 import { mergePatchAt, valueAt } from '../field-changes.js';
 import { describeMemoryChange, memoryPathPatchable, raisedMemory } from '../memory-cap.js';
 import { patchAction } from '../patch-action.js';
@@ -23,10 +23,7 @@ export const raiseMemoryLimit = patchAction<z.infer<typeof params>>({
   id: 'raise-memory-limit',
   title: 'Raise the memory limit',
   params,
-  async locate(ctx) {
-    const { ref, object } = await findInferenceService(ctx.writer, ctx.target);
-    return { target: ref, isvc: ref, live: object };
-  },
+  locate: locateInferenceService,
   async build(live, p, ctx) {
     if (p.path[0] !== 'spec' || p.path.at(-1) !== 'resources') throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to a resources object');
     if (!memoryPathPatchable(p.path)) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', `${p.path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`);

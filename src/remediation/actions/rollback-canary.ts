@@ -7,7 +7,7 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
-import { findInferenceService } from '../find-inference-service.js';
+import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import { RemediationError } from '../remediation-error.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
@@ -18,10 +18,7 @@ export const rollbackCanary = patchAction<z.infer<typeof params>>({
   id: 'rollback-canary',
   title: 'Roll back the canary',
   params,
-  async locate(ctx) {
-    const { ref, object } = await findInferenceService(ctx.writer, ctx.target);
-    return { target: ref, isvc: ref, live: object };
-  },
+  locate: locateInferenceService,
   build(live, p) {
     const shape = canaryShape(live);
     const to = p.previous ? ` (${p.previous})` : '';

@@ -5,7 +5,7 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
-import { findInferenceService } from '../find-inference-service.js';
+import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import { RemediationError } from '../remediation-error.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
@@ -16,10 +16,7 @@ export const setCanaryTraffic = patchAction<z.infer<typeof params>>({
   id: 'set-canary-traffic',
   title: 'Set the canary traffic split',
   params,
-  async locate(ctx) {
-    const { ref, object } = await findInferenceService(ctx.writer, ctx.target);
-    return { target: ref, isvc: ref, live: object };
-  },
+  locate: locateInferenceService,
   build(live, p) {
     const shape = canaryShape(live);
     if (shape.percent === p.canaryPercent) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `the split is already ${describeSplit(p.canaryPercent)}`);
