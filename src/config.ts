@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { parseMemory } from './diagnosis/memory-remediation.js';
+import { DEFAULT_MAX_MEMORY, parseMemory } from './remediation/memory-cap.js';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
 
 export class ConfigError extends Error {
@@ -152,7 +152,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
       namespaceApprovers: f.remediation.approvers,
       twoPersonRule: f.remediation.twoPersonRule,
       proposalTtlMs: f.remediation.proposalTtl,
-      maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? 16 * 1024 ** 3,
+      maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_MAX_MEMORY,
       verifyTimeoutMs: f.remediation.verifyTimeout,
       verifyPollMs: f.remediation.verifyPoll,
     },

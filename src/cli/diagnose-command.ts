@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { diagnose } from '../diagnosis/diagnose.js';
-import { parseMemory } from '../diagnosis/memory-remediation.js';
+import { parseMemory } from '../remediation/memory-cap.js';
 import type { DiagnosisConfig, LinkTemplate } from '../diagnosis/playbook.js';
 import type { Report } from '../diagnosis/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';

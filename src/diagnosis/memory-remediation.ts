@@ -15,7 +15,6 @@ import { RemediationError } from '../remediation/remediation-error.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Remediation } from './types.js';
 
-export { formatMemory, parseMemory } from '../remediation/memory-cap.js';
 
 /** The offer for the component that was OOMKilled (the predictor when unknown); null without one. */
 export async function raiseMemoryRemediation(ctx: DiagnosisContext, componentName: string | undefined): Promise<Remediation | null> {

@@ -3,6 +3,7 @@ import type { InferenceServiceObject } from '../kube/schemas.js';
 import type { CustomResource } from '../kube/resources.js';
 import type { FindingCode } from './finding-codes.js';
 import type { Finding } from './types.js';
+import { DEFAULT_MAX_MEMORY } from '../remediation/memory-cap.js';
 
 /** A link template, e.g. {name: "Grafana", url: "https://grafana/d/kserve?var-namespace={namespace}&var-isvc={name}"}. */
 export interface LinkTemplate {
@@ -20,7 +21,7 @@ export interface DiagnosisConfig {
   maxMemoryBytes: number;
 }
 
-export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: 16 * 1024 ** 3 };
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY };
 
 /** The InferenceService under diagnosis, as found in the cluster. */
 export interface DiagnosisTarget {

@@ -1,4 +1,4 @@
-import type { CoreV1Event, V1ConfigMap, V1Deployment, V1LimitRange, V1Pod, V1ResourceQuota, V1Service } from '@kubernetes/client-node';
+import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { KubeClients } from './client.js';
 import { ClusterUnreachableError, ForbiddenError, type DeniedRequest } from './errors.js';
@@ -10,7 +10,6 @@ import {
   ISTIO_GATEWAY,
   ISTIO_VIRTUAL_SERVICE,
   KNATIVE_REVISION,
-  KNATIVE_ROUTE,
   KNATIVE_SERVICE,
   SERVING_RUNTIME,
   type CustomResource,
@@ -95,9 +94,6 @@ export class ClusterReader {
     return this.listCustom(KNATIVE_REVISION, namespace, revisionSchema);
   }
 
-  routes(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(KNATIVE_ROUTE, namespace, kubeObjectSchema);
-  }
 
   gateway(namespace: string, name: string): Promise<KubeObject | null> {
     return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
@@ -139,21 +135,7 @@ export class ClusterReader {
     );
   }
 
-  deployments(namespace: string, labelSelector?: string): Promise<V1Deployment[]> {
-    return this.once(`deployments/${namespace}/${labelSelector ?? ''}`, () =>
-      this.call({ verb: 'list', resource: 'deployments', group: 'apps', namespace }, async () =>
-        (await this.clients.apps.listNamespacedDeployment({ namespace, labelSelector })).items,
-      ),
-    );
-  }
 
-  service(namespace: string, name: string): Promise<V1Service | null> {
-    return this.once(`service/${namespace}/${name}`, () =>
-      this.call({ verb: 'get', resource: 'services', group: '', namespace }, () => this.clients.core.readNamespacedService({ namespace, name }), {
-        notFound: null,
-      }),
-    );
-  }
 
   configMap(namespace: string, name: string): Promise<V1ConfigMap | null> {
     return this.once(`configmap/${namespace}/${name}`, () =>

@@ -72,10 +72,6 @@ export function podStatusText(pod: V1Pod): string {
   return pod.status?.reason ?? pod.status?.phase ?? 'Unknown';
 }
 
-export function podName(pod: V1Pod): string {
-  return pod.metadata?.name ?? '?';
-}
-
 export function isModelContainer(name: string): boolean {
   return !SIDECAR_CONTAINERS.has(name) && name !== STORAGE_INITIALIZER;
 }

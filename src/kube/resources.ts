@@ -23,9 +23,7 @@ export const INFERENCE_SERVICE_VERSIONS: readonly CustomResource[] = [
 ];
 
 export const KNATIVE_SERVICE = cr('serving.knative.dev', 'v1', 'services', 'Service');
-export const KNATIVE_CONFIGURATION = cr('serving.knative.dev', 'v1', 'configurations', 'Configuration');
 export const KNATIVE_REVISION = cr('serving.knative.dev', 'v1', 'revisions', 'Revision');
-export const KNATIVE_ROUTE = cr('serving.knative.dev', 'v1', 'routes', 'Route');
 export const ISTIO_GATEWAY = cr('networking.istio.io', 'v1alpha3', 'gateways', 'Gateway');
 export const ISTIO_VIRTUAL_SERVICE = cr('networking.istio.io', 'v1alpha3', 'virtualservices', 'VirtualService');
 export const ISTIO_AUTHORIZATION_POLICY = cr('security.istio.io', 'v1beta1', 'authorizationpolicies', 'AuthorizationPolicy');

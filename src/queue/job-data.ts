@@ -60,6 +60,3 @@ export function newDiagnosisJobId(target: { namespace: string; name: string }, n
   return `${diagnosisDedupId(target)}__${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export function sameThread(a: Subscriber, b: Pick<Subscriber, 'channel' | 'threadTs'>): boolean {
-  return a.channel === b.channel && a.threadTs === b.threadTs;
-}

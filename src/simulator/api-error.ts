@@ -39,10 +39,6 @@ export function statusObject(code: number, reason: string, message: string, deta
   };
 }
 
-export function successStatus(details?: StatusDetails): Record<string, unknown> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(details ? { details } : {}) };
-}
-
 /** "inferenceservices.serving.kserve.io" / "pods": how kube names a resource in messages. */
 export function qualifiedResource(plural: string, group: string): string {
   return group ? `${plural}.${group}` : plural;

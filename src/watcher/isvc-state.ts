@@ -2,7 +2,7 @@
  * What the watcher keeps of an InferenceService: enough to decide on incidents (Ready or not, since
  * when, why), not the whole object. Pure.
  */
-import { apiGroupOf, conditionOf } from '../kube/inference-service-view.js';
+import { conditionOf } from '../kube/inference-service-view.js';
 import type { Condition } from '../kube/schemas.js';
 
 export interface IsvcState {
@@ -54,6 +54,3 @@ export function sameIsvcState(a: IsvcState, b: IsvcState): boolean {
   return a.ready === b.ready && a.reason === b.reason && a.message === b.message && a.transitionAt === b.transitionAt && a.generation === b.generation && a.apiVersion === b.apiVersion;
 }
 
-export function groupOfState(state: IsvcState): string {
-  return apiGroupOf(state.apiVersion);
-}

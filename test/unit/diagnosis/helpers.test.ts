@@ -3,7 +3,7 @@ import { lacksBestEffortProbes } from '../../../playbooks/ingress-probes.js';
 import { parseGatewayRef } from '../../../playbooks/request-flow.js';
 import { registryOf } from '../../../playbooks/tag-resolution.js';
 import { closeNames } from '../../../src/diagnosis/close-names.js';
-import { formatMemory, parseMemory } from '../../../src/diagnosis/memory-remediation.js';
+import { formatMemory, parseMemory } from '../../../src/remediation/memory-cap.js';
 import { dns1123LabelError } from '../../../src/kube/names.js';
 
 describe('small helpers', () => {
