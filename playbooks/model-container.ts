@@ -13,15 +13,14 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { finding } from '../src/diagnosis/finding.js';
-import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { raiseMemoryRemediation } from '../src/diagnosis/memory-remediation.js';
 import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
-import { refOf } from '../src/kube/inference-service-view.js';
+import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
-import { excerptLog } from '../src/logs/log-excerpt.js';
 
 const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
 const MODEL_FILE_MISSING =
@@ -81,10 +80,10 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
   }
   const read = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
   // no readable log: the termination message (the log's tail under FallbackToLogsOnError) says the same
-  const fromMessage = !read.evidence.excerpt?.length && failure.terminationMessage ? excerptLog(failure.terminationMessage, { match: MODEL_FILE_MISSING }) : undefined;
-  const logEvidence: Evidence = fromMessage
-    ? { kind: 'log', ref: subject, container: failure.container, text: 'termination message', excerpt: fromMessage.lines, lineNumbers: fromMessage.lineNumbers, truncated: fromMessage.truncated }
-    : read.evidence;
+  const fromMessage = read.evidence.excerpt?.length
+    ? undefined
+    : messageLogEvidence(failure.terminationMessage, { ref: subject, container: failure.container, label: 'termination message', match: MODEL_FILE_MISSING });
+  const logEvidence: Evidence = fromMessage ?? read.evidence;
   const out: Finding[] = [
     finding('CRASH_LOOP', {
       subject,
@@ -115,8 +114,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
 }
 
 function storageUriOf(ctx: DiagnosisContext): string | undefined {
-  const spec = JSON.stringify(ctx.target.isvc.spec ?? {});
-  return /"storageUri":"([^"]+)"/.exec(spec)?.[1];
+  return componentsOf(ctx.target.isvc).find((c) => c.storageUri)?.storageUri;
 }
 
 /**

@@ -13,12 +13,11 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { finding } from '../src/diagnosis/finding.js';
-import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
-import { excerptLog } from '../src/logs/log-excerpt.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
 
@@ -65,7 +64,7 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, { preferPrevious: failure.fromPrevious, match: CAUSE });
   // With terminationMessagePolicy FallbackToLogsOnError (KServe's default) the kubelet keeps the
   // log's tail as the termination message: the evidence when the log itself cannot be read.
-  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageEvidence(failure.terminationMessage, subject, `${STORAGE_INITIALIZER} termination message`) ?? log.evidence);
+  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageLogEvidence(failure.terminationMessage, { ref: subject, container: STORAGE_INITIALIZER, label: `${STORAGE_INITIALIZER} termination message`, match: CAUSE }) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
   const causes = causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
@@ -122,13 +121,6 @@ function causeFindings(ctx: DiagnosisContext, c: CauseInput): Finding[] {
   return [];
 }
 
-/** A multi-line message (termination message, modelStatus) as a log-like excerpt. */
-function messageEvidence(message: string | undefined, ref: string, what: string): Evidence | undefined {
-  if (!message || message.trim() === '') return undefined;
-  const excerpt = excerptLog(message, { match: CAUSE });
-  return { kind: 'log', ref, container: STORAGE_INITIALIZER, text: what, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated };
-}
-
 /** Decides from the exception lines first (the last word of a traceback), then from any line. */
 function classify(lines: string[]): 'access' | 'not-found' | undefined {
   const exceptions = lines.filter((l) => EXCEPTION_LINE.test(l));
@@ -183,7 +175,7 @@ function fromModelStatus(ctx: DiagnosisContext): Finding[] {
   const message = typeof status?.lastFailureInfo?.message === 'string' ? status.lastFailureInfo.message : undefined;
   if (!message || !STORAGE_INITIALIZER_WORDS.test(message)) return [];
   const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const evidence = messageEvidence(message, subject, 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)')!;
+  const evidence = messageLogEvidence(message, { ref: subject, container: STORAGE_INITIALIZER, label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)', match: CAUSE })!;
   const storageUri = componentsOf(ctx.target.isvc).find((c) => c.name === 'predictor')?.storageUri;
   return [
     finding('STORAGE_INIT_FAILED', {

@@ -43,3 +43,13 @@ export async function readContainerLog(
     throw error;
   }
 }
+
+/**
+ * A message that holds a log's tail (a termination message under FallbackToLogsOnError, KServe's
+ * modelStatus, Knative's "Container failed with:") as a log-excerpt evidence; undefined when empty.
+ */
+export function messageLogEvidence(message: string | undefined, where: { ref: string; container: string; label: string; match?: RegExp }): Evidence | undefined {
+  if (!message || message.trim() === '') return undefined;
+  const excerpt = excerptLog(message, where.match ? { match: where.match } : {});
+  return { kind: 'log', ref: where.ref, container: where.container, text: where.label, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated };
+}
