@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { Redis } from 'ioredis';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { silentLogger } from '../../src/bot/logger.js';
 import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
@@ -42,7 +42,7 @@ export interface IncidentHarness {
 }
 
 export async function startIncidentHarness(slack: FakeSlackApi, options: { names?: string[]; file?: Record<string, unknown> } = {}): Promise<IncidentHarness> {
-  const redisUrl = process.env.REDIS_URL!;
+  const redisUrl = testRedisUrl();
   const objects = (options.names ?? ['iris']).map((n) => isvcObject(n));
   const sim = await startSimulator({ snapshot: { dir: '/nonexistent', objects, logs: new Map(), deny: [] } });
   const prefix = `inc-${randomUUID().slice(0, 8)}`;
@@ -82,15 +82,7 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
     updatesOf: (rootTs) => slack.callsTo('chat.update').filter((c) => c.body.channel === ALERTS && c.body.ts === rootTs),
     close: async () => {
       for (const b of bots.splice(0)) await b.close().catch(() => undefined);
-      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      try {
-        await redis.connect();
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(...keys);
-      } catch {
-        // nothing to clean
-      }
-      redis.disconnect();
+      await deleteRedisKeys(redisUrl, `${prefix}:*`);
       await sim.close();
     },
   };

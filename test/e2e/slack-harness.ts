@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { silentLogger } from '../../src/bot/logger.js';
 import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
@@ -31,7 +31,7 @@ export interface BotHarness {
 export async function startBotHarness(
   options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string } = {},
 ): Promise<BotHarness> {
-  const redisUrl = options.redisUrl ?? process.env.REDIS_URL!;
+  const redisUrl = options.redisUrl ?? testRedisUrl();
   const slack = options.slack ?? (await startFakeSlackApi());
   const snapshot = await loadSnapshot(path.resolve('test/scenarios', options.scenario ?? 'storage-uri-not-found'));
   const sim = await startSimulator({ snapshot, ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}) });
@@ -58,15 +58,7 @@ export async function startBotHarness(
     close: async () => {
       for (const o of others) await o.close();
       await bot.close();
-      const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      try {
-        await redis.connect();
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(...keys);
-      } catch {
-        // Redis may be the one a test stopped
-      }
-      redis.disconnect();
+      await deleteRedisKeys(redisUrl, `${prefix}:*`);
       await sim.close();
       if (!options.slack) await slack.close();
     },

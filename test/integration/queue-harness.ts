@@ -1,6 +1,6 @@
 /** Shared set-up for the queue integration tests: a unique queue on the harness Redis, the fake Slack API, real WebClient. */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { createSlackPoster, createSlackWebClient } from '../../src/bot/slack-poster.js';
 import type { Report, TargetRef } from '../../src/diagnosis/types.js';
 import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
@@ -8,11 +8,7 @@ import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import type { JobDeps } from '../../src/queue/process-job.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 
-export function redisUrl(): string {
-  const url = process.env.REDIS_URL;
-  if (!url) throw new Error('REDIS_URL is not set: the test harness (test/support/global-setup.ts) starts a redis-server');
-  return url;
-}
+
 
 export interface QueueHarness {
   name: string;
@@ -27,7 +23,7 @@ export async function startQueueHarness(
   diagnose: (target: TargetRef) => Promise<Report>,
   options: { redisUrl?: string; attempts?: number; backoffMs?: number } = {},
 ): Promise<QueueHarness> {
-  const url = options.redisUrl ?? redisUrl();
+  const url = options.redisUrl ?? testRedisUrl();
   const name = `test-${randomUUID().slice(0, 8)}`;
   const slack = await startFakeSlackApi();
   const client = createSlackWebClient({ botToken: 'xoxb-test', apiUrl: slack.apiUrl, retries: 3 });
@@ -53,10 +49,7 @@ export async function startQueueHarness(
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
       await queue.queue.obliterate({ force: true }).catch(() => undefined);
-      const redis = new Redis(url);
-      const keys = await redis.keys(`bull:${name}:*`).catch(() => [] as string[]);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
+      await deleteRedisKeys(url, `bull:${name}:*`);
       await queue.close();
       await slack.close();
     },
