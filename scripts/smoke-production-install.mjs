@@ -4,17 +4,21 @@
 // `npm ci --omit=dev` there, copies the built dist/ (run `npm run build` first), then from that
 // directory only (no dev dependency can be reached): `isvc-doctor --help`, `isvc-doctor simulate` on a
 // scenario, and `isvc-doctor serve` with deploy/base/config.yaml against a fake Slack Web API
-// (auth.test and chat.*) started here and a Redis (REDIS_URL, or a redis-server started here on a free
-// port). Checks /healthz, /readyz and /metrics, that a signed `/isvc diagnose` is answered in its
-// thread with the root cause, then SIGTERM: both processes must exit 0. Exit status 0 when all pass.
+// (auth.test and chat.*) started here and a Redis: REDIS_URL, or a redis-server started here the way
+// deploy/redis runs it (its ACL user, password, maxmemory and noeviction; scripts/redis-as-deployed.mjs),
+// reached with the REDIS_URL deploy/base/deployment.yaml builds. Checks /healthz, /readyz and /metrics,
+// that a signed `/isvc diagnose` is answered in its thread with the root cause, that `promtool check
+// metrics` finds on /metrics only the problems listed in KNOWN_METRIC_LINT (PROMTOOL or promtool on
+// PATH; skipped with a note when there is none), then SIGTERM: both processes must exit 0.
+// Exit status 0 when all pass.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDeployedRedis } from './redis-as-deployed.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCENARIO = path.join(repo, 'test/scenarios/storage-uri-not-found');
@@ -34,17 +38,6 @@ async function cleanup() {
   for (const f of cleanups.reverse()) await f();
 }
 process.on('unhandledRejection', (e) => fail(e instanceof Error ? e.message : String(e)));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts a process; resolves with it once a stdout line matches `ready`. */
 function start(name, args, options, ready, timeoutMs = 30_000) {
@@ -110,25 +103,35 @@ function startFakeSlack() {
 
 async function redisUrl() {
   if (process.env.REDIS_URL) return process.env.REDIS_URL;
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new Error('no REDIS_URL and no redis-server on PATH');
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-smoke-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  children.push(child);
-  cleanups.push(async () => {
-    child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  });
-  for (let i = 0; i < 100; i += 1) {
-    const ok = await new Promise((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(true)); // port taken: redis is listening
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
-    });
-    if (ok) return `redis://127.0.0.1:${port}`;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('redis-server did not start');
+  const redis = await startDeployedRedis(randomBytes(16).toString('hex'));
+  cleanups.push(() => redis.stop());
+  const probe = redis.probe();
+  if (probe.status !== 0) throw new Error(`the Redis readiness probe of deploy/redis fails: ${probe.stdout}${probe.stderr}`);
+  log(`redis-server as deploy/redis runs it (ACL user isvc-doctor, default user off, maxmemory ${redis.args[redis.args.indexOf('--maxmemory') + 1]} noeviction, AOF), its readiness probe passes`);
+  return redis.url;
+}
+
+/**
+ * promtool's findings on /metrics known today, left to a change in src/bot/metrics.ts: prom-client's
+ * default nodejs_active_{handles,requests,resources}_total are gauges with a counter's suffix. A
+ * finding not listed fails the smoke test, and so does a listed one that is gone (shrink the list).
+ */
+const KNOWN_METRIC_LINT = [
+  'isvc_doctor_nodejs_active_handles_total non-counter metrics should not have "_total" suffix',
+  'isvc_doctor_nodejs_active_requests_total non-counter metrics should not have "_total" suffix',
+  'isvc_doctor_nodejs_active_resources_total non-counter metrics should not have "_total" suffix',
+];
+
+function lintMetrics(text) {
+  const promtool = process.env.PROMTOOL ?? 'promtool';
+  const run = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+  if (run.error) return log(`promtool check metrics: skipped (${promtool}: ${run.error.code ?? run.error.message}; .ci/run provides it)`);
+  const findings = `${run.stdout}${run.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const unexpected = findings.filter((f) => !KNOWN_METRIC_LINT.includes(f));
+  const gone = KNOWN_METRIC_LINT.filter((f) => !findings.includes(f));
+  if (unexpected.length > 0) throw new Error(`promtool check metrics: ${unexpected.join('; ')}`);
+  if (gone.length > 0) throw new Error(`promtool check metrics no longer reports: ${gone.join('; ')} (remove it from KNOWN_METRIC_LINT)`);
+  log(`promtool check metrics: ${findings.length} known finding(s) (KNOWN_METRIC_LINT), nothing else`);
 }
 
 async function get(url) {
@@ -202,9 +205,13 @@ async function main() {
   }
   log(`/isvc diagnose ${TARGET}: root cause STORAGE_URI_NOT_FOUND posted in the thread (${slack.calls.filter((c) => c.method.startsWith('chat.')).length} chat calls)`);
 
+  // after a diagnosis, so that the labelled counters and the histogram have samples too
+  lintMetrics((await get(`${base}/metrics`)).text);
+
   const serveMs = await stop(serve.child, 'serve');
   const simMs = await stop(sim.child, 'simulate');
   if (/\n\s+at /.test(serve.stderr())) throw new Error(`serve printed a stack trace: ${serve.stderr()}`);
+  if (/NOPERM|NOAUTH|WRONGPASS/.test(serve.stderr())) throw new Error(`Redis refused a command of the bot (the ACL user of deploy/redis lacks a permission): ${serve.stderr()}`);
   log(`SIGTERM: serve exited 0 in ${serveMs} ms, simulate exited 0 in ${simMs} ms`);
 }
 
