@@ -104,7 +104,7 @@ function compileOnce(entries) {
   const source = program.getSourceFile(VIRTUAL);
   return ts.getPreEmitDiagnostics(program, source).map((d) => {
     const span = d.start === undefined ? undefined : spans.find((s) => s.start <= d.start && d.start < s.end);
-    return { index: span?.index ?? -1, path: span ? jsonPath(nodeAt(source, d.start)) : [], ...describeDiagnostic(d) };
+    return { index: span?.index ?? -1, code: d.code, path: span ? jsonPath(nodeAt(source, d.start)) : [], ...describeDiagnostic(d) };
   });
 }
 
@@ -114,22 +114,31 @@ function deleteAt(value, parts) {
   if (target && typeof target === 'object') delete target[parts[parts.length - 1]];
 }
 
+/** TS2322: a property's value has the wrong type. */
+const WRONG_TYPE = 2322;
+
 /**
  * Compiles each value as a literal of `type` from `module` (written against the namespace `M`, e.g.
  * "M.IDeployment" or "Known<M.Manifest>") and returns the compiler's errors by label and JSON path.
- * TypeScript reports one unknown field per object literal: those are removed and the values compiled
- * again (a few rounds), so that every unknown field is listed.
+ * TypeScript reports one unknown field per object literal, and a wrong type can hide the unknown
+ * fields around it: the properties reported are removed and the values compiled again (a few
+ * rounds), so that every unknown field is listed.
  */
 export function typeProblems(entries, rounds = 5) {
   const values = entries.map((e) => structuredClone(e.value));
   const problems = [];
+  const seen = new Set();
   for (let round = 0; round < rounds; round += 1) {
     const found = compileOnce(entries.map((e, i) => ({ ...e, value: values[i] })));
-    const fresh = round === 0 ? found : found.filter((d) => d.unknownField);
-    problems.push(...fresh.map((d) => ({ object: entries[d.index]?.label ?? '(type check)', path: pathText(d.path), message: d.message })));
-    const unknown = found.filter((d) => d.unknownField && d.index >= 0);
-    if (unknown.length === 0) break;
-    for (const d of unknown) deleteAt(values[d.index], d.path);
+    for (const d of found) {
+      const problem = { object: entries[d.index]?.label ?? '(type check)', path: pathText(d.path), message: d.message };
+      const key = JSON.stringify(problem);
+      if ((round === 0 || d.unknownField) && !seen.has(key)) problems.push(problem);
+      seen.add(key);
+    }
+    const removable = found.filter((d) => d.index >= 0 && d.path.length > 0 && (d.unknownField || d.code === WRONG_TYPE));
+    if (removable.length === 0) break;
+    for (const d of removable) deleteAt(values[d.index], d.path);
   }
   return problems;
 }

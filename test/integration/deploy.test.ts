@@ -1,13 +1,15 @@
 /**
  * deploy/: every overlay renders with `kubectl kustomize`, and what it renders is what the code
  * expects: the Deployment runs `serve` with the config file the generated ConfigMap carries (and
- * that file validates with src/config.ts), tokens come from Secret references only, the probes hit
- * the routes the bot serves, the pod is locked down, Redis keeps an append-only file on a volume,
- * HTTP mode has a Service and an inbound rule to the HTTP port while Socket Mode has neither, and
- * the Lease / Knative names in the RBAC match the config.
+ * that file validates with src/config.ts), tokens and the Redis password come from Secret references
+ * only, the probes hit the routes the bot serves, the pod is locked down, Redis keeps an append-only
+ * file on a volume with maxmemory under its limit, HTTP mode has a Service and an inbound rule to the
+ * HTTP port while Socket Mode has neither, Prometheus may scrape in both, and the Lease / Knative
+ * names in the RBAC match the config.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { expandEnv } from '../../scripts/redis-as-deployed.mjs';
 import { buildConfig } from '../../src/config.js';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
 
@@ -86,15 +88,16 @@ describe.each(overlays)('overlay %s', (overlay) => {
       expect(secretRef('SLACK_SIGNING_SECRET')).toEqual({ name: 'isvc-doctor-slack', key: 'signing-secret' });
       expect(env(c, 'SLACK_APP_TOKEN')).toBeUndefined();
     }
-    for (const e of c.env ?? []) if (/TOKEN|SECRET/.test(e.name)) expect(e.value).toBeUndefined();
+    expect(secretRef('REDIS_PASSWORD')).toEqual({ name: 'isvc-doctor-redis', key: 'password' });
+    for (const e of c.env ?? []) if (/TOKEN|SECRET|PASSWORD/.test(e.name)) expect(e.value).toBeUndefined();
   });
 
   it("has a config file that src/config.ts accepts with the overlay's environment", () => {
     const objs = objectsOf(overlay);
     const c = container(bot(objs));
-    const fake: Record<string, string> = { SLACK_BOT_TOKEN: 'xoxb-fake', ...(socketMode ? { SLACK_APP_TOKEN: 'xapp-fake' } : { SLACK_SIGNING_SECRET: 'fake' }) };
-    const envVars: Record<string, string> = {};
-    for (const e of c.env ?? []) envVars[e.name] = e.value ?? fake[e.name] ?? 'from-the-cluster';
+    const secrets: Record<string, string> = { 'isvc-doctor-slack/bot-token': 'xoxb-fake', 'isvc-doctor-slack/app-token': 'xapp-fake', 'isvc-doctor-slack/signing-secret': 'fake', 'isvc-doctor-redis/password': '0123abcd' };
+    // the environment as the kubelet builds it: Secret values, then $(VAR) expanded in order
+    const envVars = { ...expandEnv(c.env ?? [], secrets), POD_NAMESPACE: 'isvc-doctor' };
     const config = buildConfig(parseYaml(configFileOf(objs)), envVars);
     expect(config.slack.socketMode).toBe(socketMode);
     expect(config.port).toBe(3000);
@@ -104,13 +107,16 @@ describe.each(overlays)('overlay %s', (overlay) => {
     expect(leaseRole.rules.flatMap((r) => r.resourceNames ?? [])).toEqual([config.leaderElection.leaseName]);
     expect(config.leaderElection.namespace).toBeNull();
     expect(env(c, 'POD_NAMESPACE')?.valueFrom?.fieldRef).toEqual({ fieldPath: 'metadata.namespace' });
-    // the Knative ConfigMap the diagnosis reads is in the namespace the Role is in
-    expect(findObject(objs, 'Role', 'isvc-doctor-diagnosis', config.diagnosis.knativeNamespace)).toBeDefined();
-    // REDIS_URL names the Redis Service of the overlay
+    // the Knative ConfigMap the diagnosis reads is in the namespace the optional Role is in
+    expect(findObject(renderKustomization('deploy/optional/knative').objects, 'Role', 'isvc-doctor-diagnosis', config.diagnosis.knativeNamespace)).toBeDefined();
+    // REDIS_URL names the Redis Service of the overlay, and signs in as its ACL user with the Secret's password
     const redis = new URL(config.redisUrl);
     const svc = findObject(objs, 'Service', 'isvc-doctor-redis', 'isvc-doctor') as ManifestObject & { spec: { ports: Array<{ port: number }> } };
     expect(redis.hostname).toBe(`${svc.metadata.name}.${svc.metadata.namespace}.svc`);
     expect(String(svc.spec.ports[0]!.port)).toBe(redis.port);
+    expect([redis.username, redis.password]).toEqual(['isvc-doctor', '0123abcd']);
+    const redisArgs = container(findObject(objs, 'StatefulSet', 'isvc-doctor-redis', 'isvc-doctor') as Workload).args!.join(' ');
+    expect(redisArgs).toContain('--user isvc-doctor on >$(REDISCLI_AUTH)');
   });
 
   it('probes /healthz and /readyz on the HTTP port, and is locked down', () => {
@@ -138,22 +144,42 @@ describe.each(overlays)('overlay %s', (overlay) => {
     expect(matches(pdb.spec.selector.matchLabels, w.spec.template.metadata.labels)).toBe(true);
   });
 
-  it('runs Redis with an append-only file on a persistent volume, noeviction', () => {
-    const redis = findObject(objectsOf(overlay), 'StatefulSet', 'isvc-doctor-redis', 'isvc-doctor') as Workload;
-    const args = container(redis).args!.join(' ');
+  it('runs Redis 7.2 with an append-only file on a persistent volume, noeviction under a maxmemory that leaves room below its limit, the password from a Secret', () => {
+    const objs = objectsOf(overlay);
+    const redis = findObject(objs, 'StatefulSet', 'isvc-doctor-redis', 'isvc-doctor') as Workload & { spec: { serviceName: string } };
+    const c = container(redis);
+    const args = c.args!.join(' ');
+    expect(c.image).toMatch(/^redis:7\.2\.\d+-bookworm$/);
     expect(args).toContain('--appendonly yes');
     expect(args).toContain('--maxmemory-policy noeviction');
+    // noeviction only takes effect with a maxmemory; below ~60% of the limit, the AOF rewrite's fork has room
+    const maxmemory = Number(/--maxmemory (\d+)mb/.exec(args)![1]) * 2 ** 20;
+    const limit = Number(/^(\d+)Mi$/.exec(c.resources!.limits!.memory!)![1]) * 2 ** 20;
+    expect(maxmemory).toBeGreaterThan(0);
+    expect(maxmemory / limit).toBeLessThanOrEqual(0.65);
+    expect(args).toContain('--user default off');
+    expect(env(c, 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef).toEqual({ name: 'isvc-doctor-redis', key: 'password' });
     expect(redis.spec.volumeClaimTemplates).toHaveLength(1);
-    expect(container(redis).volumeMounts).toContainEqual(expect.objectContaining({ mountPath: '/data' }));
-    expect(container(redis).securityContext).toEqual(expect.objectContaining({ readOnlyRootFilesystem: true, runAsNonRoot: true }));
+    expect(c.volumeMounts).toContainEqual(expect.objectContaining({ mountPath: '/data' }));
+    expect(c.securityContext).toEqual(expect.objectContaining({ readOnlyRootFilesystem: true, runAsNonRoot: true }));
+    // the governing Service is headless and selects the pod
+    const headless = findObject(objs, 'Service', redis.spec.serviceName, 'isvc-doctor') as ManifestObject & { spec: { clusterIP?: string; selector: Record<string, string> } };
+    expect(headless.spec.clusterIP).toBe('None');
+    expect(matches(headless.spec.selector, redis.spec.template.metadata.labels)).toBe(true);
   });
 
-  it(socketMode ? 'has no inbound Service, Ingress or ingress rule for the bot' : 'has a Service for Slack and an ingress rule for the HTTP port only', () => {
+  it(socketMode ? 'has no inbound Service, Ingress or ingress rule for the bot but Prometheus scraping' : 'has a Service for Slack and an ingress rule for the HTTP port only, and Prometheus scraping', () => {
     const objs = objectsOf(overlay);
     const labels = bot(objs).spec.template.metadata.labels;
-    type Policy = ManifestObject & { spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress?: Array<{ ports?: Array<{ port: number }> }>; egress?: Array<{ ports?: Array<{ port: number; protocol: string }> }> } };
+    type Rule = { from?: Array<{ namespaceSelector?: Record<string, unknown>; podSelector?: { matchLabels: Record<string, string> } }>; ports?: Array<{ port: number }> };
+    type Policy = ManifestObject & { spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress?: Rule[]; egress?: Array<{ ports?: Array<{ port: number; protocol: string }> }> } };
     const policies = objs.filter((o) => o.kind === 'NetworkPolicy' && matches((o as Policy).spec.podSelector.matchLabels, labels)) as Policy[];
-    const ingressPorts = policies.flatMap((p) => (p.spec.ingress ?? []).flatMap((r) => (r.ports ?? [{ port: -1 }]).map((x) => x.port)));
+    const rules = policies.flatMap((p) => p.spec.ingress ?? []);
+    const fromPrometheus = (r: Rule) => (r.from ?? []).length > 0 && r.from!.every((f) => f.podSelector?.matchLabels['app.kubernetes.io/name'] === 'prometheus');
+    const portsOf = (rs: Rule[]) => rs.flatMap((r) => (r.ports ?? [{ port: -1 }]).map((x) => x.port));
+    // Prometheus (any namespace) reaches the port /metrics is served on, in both modes
+    expect(portsOf(rules.filter(fromPrometheus))).toEqual([Number(env(container(bot(objs)), 'PORT')!.value)]);
+    const ingressPorts = portsOf(rules.filter((r) => !fromPrometheus(r)));
     const services = objs.filter((o) => o.kind === 'Service' && matches(((o.spec as { selector?: Record<string, string> }).selector ?? {}), labels));
     expect(objs.filter((o) => o.kind === 'Ingress')).toEqual([]);
     expect(policies.some((p) => p.spec.policyTypes.includes('Ingress'))).toBe(true);

@@ -4,11 +4,14 @@
  * method → scope table), plus `commands` for the slash command and `app_mentions:read` for the
  * app_mention event the handlers register. The command, events and interactivity match what the
  * handlers register; the HTTP manifest points every URL at /slack/events, the Socket Mode one has no URL.
+ * Both type-check against @slack/web-api's Manifest type (what apps.manifest.create accepts), with
+ * unknown keys rejected at every level.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ISVC_COMMAND } from '../../handlers/commands/index.js';
+import { typeProblems } from '../../scripts/manifest-schemas.mjs';
 
 /** Bot-token scopes of the Web API methods the bot may call ([] : no scope needed). */
 const METHOD_SCOPES: Record<string, string[]> = {
@@ -103,4 +106,25 @@ describe.each(Object.entries(manifests))('%s manifest', (mode, manifest) => {
 it('the two manifests differ only in URLs and Socket Mode', () => {
   const strip = (m: Manifest) => JSON.parse(JSON.stringify(m, (k, v) => (/url$/i.test(k) || k === 'socket_mode_enabled' ? undefined : v))) as unknown;
   expect(strip(manifests.socket)).toEqual(strip(manifests.http));
+});
+
+describe("@slack/web-api's Manifest type", () => {
+  // Known<> drops the type's top-level index signature, so a misspelled section is an error too
+  const typed = (label: string, value: unknown) => ({ label, module: '@slack/web-api', type: "Known<M.AppsManifestCreateArguments['manifest']>", value });
+
+  it('accepts both manifests, and rejects a misspelled key at any level and a wrong type', () => {
+    const broken = structuredClone(manifests.http) as unknown as Record<string, any>;
+    broken.settings.socket_mode_enable = true;
+    broken.features.slash_commands[0].should_escape = 'no';
+    broken.oauth_config.scope = broken.oauth_config.scopes;
+    broken.setings = {};
+    const problems = typeProblems([typed('http', manifests.http), typed('socket', manifests.socket), typed('broken', broken)]);
+    expect(problems.filter((p) => p.object !== 'broken')).toEqual([]);
+    expect(problems.filter((p) => p.object === 'broken').map((p) => `${p.path}: ${p.message}`).sort()).toEqual([
+      'features.slash_commands[0].should_escape: Type \'string\' is not assignable to type \'boolean | undefined\'.',
+      "oauth_config.scope: unknown field 'scope'",
+      "setings: unknown field 'setings'",
+      "settings.socket_mode_enable: unknown field 'socket_mode_enable'",
+    ]);
+  }, 30_000);
 });
