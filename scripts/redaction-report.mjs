@@ -5,9 +5,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { formatLeakReport, measureLeaks } from '../test/fixtures/secrets/measure-leaks.mjs';
+import { runCliMain } from '../test/support/run-cli.mjs';
 
 const mainJs = path.resolve('dist/src/cli/main.js');
 if (!existsSync(mainJs)) {
@@ -16,15 +16,7 @@ if (!existsSync(mainJs)) {
 }
 const { main } = await import(pathToFileURL(mainJs).href);
 
-async function runCli(args) {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  const out = [];
-  const err = [];
-  stdout.on('data', (b) => out.push(b));
-  stderr.on('data', (b) => err.push(b));
-  const code = await main(args, { stdout, stderr });
-  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
-}
+const runCli = (args) => runCliMain(main, args);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-secrets-'));
 try {

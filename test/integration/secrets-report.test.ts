@@ -8,23 +8,15 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
-import { formatLeakReport, measureLeaks, type CliRun } from '../fixtures/secrets/measure-leaks.mjs';
+import { formatLeakReport, measureLeaks } from '../fixtures/secrets/measure-leaks.mjs';
 import { TARGET, writeSecretsSnapshot } from '../fixtures/secrets/secrets-snapshot.mjs';
+import { runCliMain } from '../support/run-cli.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runCli(args: string[]): Promise<CliRun> {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const code = await main(args, { stdout, stderr });
-  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
-}
+const runCli = (args: string[]) => runCliMain(main, args);
 
 describe('secrets in cluster data, through the CLI', () => {
   it('leaks none of the corpus, and shows every sample', async () => {
