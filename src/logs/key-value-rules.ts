@@ -105,7 +105,8 @@ const cookie = regexRule('cookie-header', /(\b(?:set-)?cookie\\?["']?[ \t]*[:=][
 const urlUserinfo = regexRule(
   'url-userinfo',
   /\b([a-z][a-z0-9+.-]{1,30}:\/\/[^\s:/@'"]{0,256}:)([^\s'"]{0,256}?)(@(?:\[[0-9a-f:.]+\]|[a-z0-9._%-]+)(?=[:/?#'"\s)\],;]|$))/gi,
-  (all, head: string, password: string, tail: string) => (password === '' || containsMarker(password) ? all : `${head}${REDACTED}${tail}`),
+  // not a password: an image reference nested in another (`docker-pullable://gcr.io/x@sha256:...`)
+  (all, head: string, password: string, tail: string) => (password === '' || containsMarker(password) || password.startsWith('//') || /^@sha\d+$/i.test(tail) ? all : `${head}${REDACTED}${tail}`),
 );
 
 const urlQuery = regexRule(

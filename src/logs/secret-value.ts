@@ -38,14 +38,23 @@ export function valueSpan(text: string, at: number, restOfLine = false): ValueSp
 }
 
 const PLACEHOLDER = /^(?:|null|none|nil|true|false|undefined|yes|no|on|off|n\/a|-+|\*+|x{3,}|str|int|bool|bytes|float|dict|list|any|optional|string|redacted)$/i;
-const CODE_OBJECTS = /^(?:self|cls|args|kwargs|os|config|cfg|settings|options|opts|params|request|env|ctx|context|creds|credentials|secrets|auth)\./;
+const CODE_OBJECTS = /^(?:self|cls|this|args|kwargs|os|process|config|cfg|settings|options|opts|params|request|req|env|ctx|context|creds|credentials|secrets|auth)\./;
+const CODE_KEYWORDS = /^(?:await|new|lambda|yield|typeof|function|async)$/;
 
 export function isPlaceholder(value: string, key = ''): boolean {
   const v = value.trim();
   if (PLACEHOLDER.test(v) || containsMarker(v)) return true;
   if (/^(?:<[^>]*>?|\$\{?[A-Za-z_]|\$\(|%\(|%s|\{\{|\{[A-Za-z_]*\}$)/.test(v)) return true;
   if (/^[A-Za-z_][\w.]*[([]/.test(v) || CODE_OBJECTS.test(v)) return true; // a call, a subscript, an attribute of a known object
+  if (CODE_KEYWORDS.test(v)) return true;
+  if (isFilePath(v)) return true; // privateKey: /etc/istio/ingressgateway-certs/tls.key names a file
   return key !== '' && v.replace(/^-+/, '').toLowerCase() === key.replace(/^-+/, '').toLowerCase();
+}
+
+/** A path of lower-case words (`/etc/certs/tls.key`, `./secrets/token`), not random characters with slashes in them. */
+function isFilePath(value: string): boolean {
+  if (!/^(?:~|\.{1,2})?\/[\w.\-/]+$/.test(value)) return false;
+  return value.split('/').filter((s) => /^[a-z][a-z0-9_.-]*$/.test(s)).length >= 2;
 }
 
 /** An unquoted value that reads like a credential rather than a word: digits or symbols in it, or mixed case. */
