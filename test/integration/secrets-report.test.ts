@@ -21,7 +21,7 @@ const runCli = (args: string[]) => runCliMain(main, args);
 describe('secrets in cluster data, through the CLI', () => {
   it('leaks none of the corpus, and shows every sample', async () => {
     const results = await measureLeaks({ runCli, dir: path.join(dir, 'corpus') });
-    process.stdout.write(`${formatLeakReport(results)}\n`);
+    console.log(formatLeakReport(results));
     expect(results.length).toBeGreaterThanOrEqual(200);
     expect(results.filter((r) => r.leaked.length > 0)).toEqual([]);
     expect(results.filter((r) => !r.shown).map((r) => `${r.sample} in ${r.place}`)).toEqual([]);
