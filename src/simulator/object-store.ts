@@ -1,27 +1,29 @@
 /**
  * The simulator's objects, in memory. Every change gets the next resourceVersion, is kept in a
- * bounded watch history and is delivered to subscribers (open watches). Objects keep their own
- * apiVersion: the same kind under two versions is two different objects, never converted.
+ * bounded watch history and is delivered to subscribers (open watches). An object is kept once per
+ * resource family at the family's preferred version and served at every version of it, converted
+ * as the cluster's conversion webhook would (built-in kinds whose versions differ keep one object
+ * per version). The history also answers lists at an older resourceVersion (paged lists).
  *
  * Tests use it directly: `store.upsert(obj)`, `store.get('serving.kserve.io/v1beta1',
  * 'InferenceService', 'default', 'x')`, `store.delete(...)`, `store.compact()`.
  */
 import { deepCopy, isPlainObject, jsonEqual, type KubeObject } from './kube-object.js';
 import { kubeTimestamp, stableUid } from './object-identity.js';
-import { ResourceRegistry, storageVersionOf, type ResourceType } from './resource-registry.js';
+import { convertObject } from './convert-object.js';
+import { ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { WatchHistory, type StoreChange } from './watch-history.js';
 
 export type StoreListener = (change: StoreChange) => void;
 
-export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
-  return `${type.group}/${storageVersionOf(type.group, type.version)}/${type.plural}`;
+/** The key of the objects a type serves: its family's (its own version's for `separate` families). */
+export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural' | 'family'>): string {
+  return type.family.conversion === 'separate' ? `${type.group}/${type.version}/${type.plural}` : `${type.group}//${type.plural}`;
 }
 
-/** A stored object as served under `type`'s version (equivalent versions share one object). */
-export function servedAs(type: Pick<ResourceType, 'group' | 'version'>, object: KubeObject): KubeObject {
-  const copy = deepCopy(object);
-  copy.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-  return copy;
+/** A stored object as served under `type`'s version. */
+export function servedAs(type: Pick<ResourceType, 'version' | 'family'>, object: KubeObject): KubeObject {
+  return convertObject(type.family, deepCopy(object), type.version);
 }
 
 export class ObjectStore {
@@ -44,8 +46,9 @@ export class ObjectStore {
 
   /** Creates or replaces an object, filling what a live server would; returns the stored copy. */
   upsert(input: Record<string, unknown>): KubeObject {
-    const object = this.normalize(input);
-    const type = this.registry.ensure(object.apiVersion, object.kind, object.metadata.namespace !== undefined);
+    const given = this.normalize(input);
+    const type = this.registry.ensure(given.apiVersion, given.kind, given.metadata.namespace !== undefined);
+    const object = convertObject(type.family, given, type.family.versions[0]!);
     if (!type.namespaced) delete object.metadata.namespace;
     else object.metadata.namespace ??= 'default';
     const key = this.keyOf(type, object.metadata.namespace, object.metadata.name);
@@ -81,12 +84,27 @@ export class ObjectStore {
     return found ? servedAs(type, found) : undefined;
   }
 
-  /** Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name. */
-  listIn(type: ResourceType, namespace?: string): KubeObject[] {
-    const prefix = `${typeKeyOf(type)}/`;
+  /**
+   * Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name;
+   * with `atRevision`, as they were then ('expired' when the history no longer reaches back).
+   */
+  listIn(type: ResourceType, namespace?: string): KubeObject[];
+  listIn(type: ResourceType, namespace: string | undefined, atRevision: number): KubeObject[] | 'expired';
+  listIn(type: ResourceType, namespace?: string, atRevision?: number): KubeObject[] | 'expired' {
+    const typeKey = typeKeyOf(type);
+    const state = new Map<string, KubeObject>();
+    for (const [key, object] of this.objects) if (key.startsWith(`${typeKey}/`)) state.set(key, object);
+    if (atRevision !== undefined && atRevision < this.revision) {
+      const undone = this.history.since(atRevision);
+      if (undone === 'expired') return 'expired';
+      for (const change of undone.filter((c) => c.typeKey === typeKey).reverse()) {
+        const key = this.keyOf(type, change.object.metadata.namespace, change.object.metadata.name);
+        if (change.type === 'ADDED') state.delete(key);
+        else state.set(key, change.previous ?? change.object);
+      }
+    }
     const found: KubeObject[] = [];
-    for (const [key, object] of this.objects) {
-      if (!key.startsWith(prefix)) continue;
+    for (const object of state.values()) {
       if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
       found.push(servedAs(type, object));
     }
@@ -100,7 +118,7 @@ export class ObjectStore {
     this.objects.delete(key);
     const deleted = deepCopy(existing);
     deleted.metadata.resourceVersion = String(++this.revision);
-    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted });
+    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted, previous: existing });
     return deepCopy(deleted);
   }
 
