@@ -26,6 +26,11 @@ export function servedAs(type: Pick<ResourceType, 'version' | 'family'>, object:
   return convertObject(type.family, deepCopy(object), type.version);
 }
 
+/** etcd's key order (bytes, not locale): the order lists come in. */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class ObjectStore {
   private readonly objects = new Map<string, KubeObject>();
   private readonly listeners = new Set<StoreListener>();
@@ -108,7 +113,7 @@ export class ObjectStore {
       if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
       found.push(servedAs(type, object));
     }
-    return found.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+    return found.sort((a, b) => byteOrder(`${a.metadata.namespace ?? ''}/${a.metadata.name}`, `${b.metadata.namespace ?? ''}/${b.metadata.name}`));
   }
 
   deleteIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
