@@ -11,6 +11,7 @@ import { parseApiPath, type DiscoveryPath, type ResourcePath } from './api-path.
 import { aggregatedContentType, aggregatedDiscovery, aggregatedDiscoveryVersion } from './aggregated-discovery.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { sendError, sendJson } from './http-io.js';
+import { openApiV3Document, openApiV3Index } from './openapi-v3.js';
 import type { ObjectStore } from './object-store.js';
 import { handleGet, handleList } from './read-handlers.js';
 import type { RequestContext } from './request-context.js';
@@ -47,7 +48,7 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
   if (parsed.kind === 'resource') describeResourceRequest(record, parsed);
   if (deps.latencyMs > 0) await delay(deps.latencyMs);
   try {
-    if (parsed.kind === 'discovery') serveDiscovery(deps, req, parsed, res);
+    if (parsed.kind === 'discovery') await serveDiscovery(deps, req, parsed, res);
     else if (parsed.kind === 'resource') await serveResource(deps, req, res, parsed, url.searchParams);
     else throw pathNotFound();
   } catch (error) {
@@ -69,7 +70,7 @@ function describeResourceRequest(record: RecordedRequest, path: ResourcePath): v
   if (path.name !== undefined) record.name = path.name;
 }
 
-function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryPath, res: ServerResponse): void {
+async function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryPath, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
   const registry = deps.store.registry;
@@ -79,7 +80,7 @@ function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryP
     sendJson(res, 200, aggregatedDiscovery(registry, path.document as 'api' | 'apis', aggregated), aggregatedContentType(aggregated));
     return;
   }
-  const document = (() => {
+  const document = await (async () => {
     switch (path.document) {
       case 'version':
         return versionInfo(kubernetes);
@@ -91,6 +92,10 @@ function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryP
         return apiGroupDocument(registry, path.group);
       case 'groupVersion':
         return apiResourceList(registry, path.group, path.version);
+      case 'openapiV3Index':
+        return openApiV3Index(registry);
+      case 'openapiV3':
+        return openApiV3Document(registry, path.group, path.version);
       case 'openapi':
         return undefined;
     }
