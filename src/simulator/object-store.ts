@@ -49,7 +49,7 @@ export class ObjectStore {
     return String(this.revision);
   }
 
-  /** Creates or replaces an object, filling what a live server would; returns the stored copy. */
+  /** Creates or replaces an object, filling what a live server would; returns the stored copy at the object's apiVersion. */
   upsert(input: Record<string, unknown>): KubeObject {
     const given = this.normalize(input);
     const type = this.registry.ensure(given.apiVersion, given.kind, given.metadata.namespace !== undefined);
@@ -66,7 +66,7 @@ export class ObjectStore {
     meta.resourceVersion = String(++this.revision);
     this.objects.set(key, object);
     this.publish({ type: previous ? 'MODIFIED' : 'ADDED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object, ...(previous ? { previous } : {}) });
-    return deepCopy(object);
+    return servedAs(type, object);
   }
 
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -124,7 +124,7 @@ export class ObjectStore {
     const deleted = deepCopy(existing);
     deleted.metadata.resourceVersion = String(++this.revision);
     this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted, previous: existing });
-    return deepCopy(deleted);
+    return servedAs(type, deleted);
   }
 
   /** Changes after a resourceVersion (for watch replay), or 'expired' when they fell out of the history. */

@@ -40,8 +40,14 @@ export function parseClusterFile(text: string, file: string): ClusterFile {
   }
   const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace('.[', '[') || '(top level)';
   const got = valueAt(doc, issue.path);
-  const message = issue.code === 'invalid_type' ? `expected ${issue.expected === 'string' ? 'a release such as 0.11' : `a ${issue.expected}`}` : issue.message;
+  const message = issue.code === 'invalid_type' ? `expected ${expectedValue(issue.path, issue.expected)}` : issue.message;
   throw new SnapshotError(`\`${key}\`: ${message}${got !== undefined && typeof got !== 'object' ? ` (got ${JSON.stringify(got)})` : ''}`, file);
+}
+
+function expectedValue(path: (string | number)[], type: string): string {
+  if (type === 'array') return 'a list';
+  if (type === 'object') return 'a mapping of keys such as kserve: 0.11';
+  return path[0] === 'apiGroups' ? 'an API group or group/version' : 'a release such as 0.11';
 }
 
 function valueAt(doc: unknown, path: (string | number)[]): unknown {

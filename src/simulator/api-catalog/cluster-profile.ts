@@ -82,7 +82,9 @@ function evidenceByProduct(objects: readonly Record<string, unknown>[], includeU
 }
 
 function statedRelease(product: Product, stated: string, evidence: readonly Evidence[], clusterFile: string): string {
-  const release = clampToCatalog(product, stated);
+  const parsed = parseRelease(stated)!;
+  const tooOld = compareReleases(parsed, parseRelease(product.releases[0]!)!) < 0;
+  const release = tooOld ? undefined : clampToCatalog(product, stated);
   if (!release) {
     throw new SnapshotError(`\`${product.id}\`: ${stated} is not a ${PRODUCT_NAMES[product.id]} release the simulator knows (${product.releases[0]} to ${product.releases.at(-1)})`, clusterFile);
   }
