@@ -51,6 +51,23 @@ export class ObjectStore {
 
   /** Creates or replaces an object, filling what a live server would; returns the stored copy at the object's apiVersion. */
   upsert(input: Record<string, unknown>): KubeObject {
+    const { type, object } = this.put(input);
+    return servedAs(type, object);
+  }
+
+  /** Creates or replaces objects without answering copies (loading a snapshot). */
+  add(input: Record<string, unknown>): void {
+    this.put(input);
+  }
+
+  /** Namespaces that some stored object lives in. */
+  namespacesInUse(): Set<string> {
+    const names = new Set<string>();
+    for (const object of this.objects.values()) if (object.metadata.namespace) names.add(object.metadata.namespace);
+    return names;
+  }
+
+  private put(input: Record<string, unknown>): { type: ResourceType; object: KubeObject } {
     const given = this.normalize(input);
     const type = this.registry.ensure(given.apiVersion, given.kind, given.metadata.namespace !== undefined);
     const object = convertObject(type.family, given, type.family.versions[0]!);
@@ -66,7 +83,7 @@ export class ObjectStore {
     meta.resourceVersion = String(++this.revision);
     this.objects.set(key, object);
     this.publish({ type: previous ? 'MODIFIED' : 'ADDED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object, ...(previous ? { previous } : {}) });
-    return servedAs(type, object);
+    return { type, object };
   }
 
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -142,12 +159,12 @@ export class ObjectStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Stored objects are replaced, never changed in place: the history and listeners share them. */
   private publish(change: StoreChange): void {
-    const stored = { ...change, object: deepCopy(change.object) };
-    this.history.record(stored);
+    this.history.record(change);
     for (const listener of [...this.listeners]) {
       try {
-        listener(stored);
+        listener(change);
       } catch {
         // a broken watch must not break the store
       }

@@ -53,7 +53,7 @@ export function storeFromSnapshot(snapshot: Snapshot): ObjectStore {
   const store = new ObjectStore(new ResourceRegistry(profile));
   for (const object of snapshot.objects) {
     try {
-      store.upsert(completePodStatus(object as KubeObject));
+      store.add(completePodStatus(object as KubeObject));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const meta = (object.metadata ?? {}) as { name?: string; namespace?: string };

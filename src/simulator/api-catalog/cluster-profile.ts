@@ -64,14 +64,19 @@ function conversionAt(product: Product, conversion: ConversionKind, release: str
   return compareReleases(parseRelease(release)!, parseRelease(noneUntil)!) <= 0 ? 'none' : conversion;
 }
 
-/** Objects by the id of the product owning their group; with `includeUnknown`, an uncatalogued group is its own key. */
+/**
+ * One object per apiVersion and kind, by the id of the product owning its group; with
+ * `includeUnknown`, an uncatalogued group is its own key.
+ */
 function evidenceByProduct(objects: readonly Record<string, unknown>[], includeUnknown = false): Map<string, Evidence[]> {
   const byProduct = new Map<string, Evidence[]>();
+  const seen = new Set<string>();
   for (const object of objects) {
     if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') continue;
     const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/', 2) : ['', object.apiVersion];
     const product = productOfGroup(group!)?.id ?? (includeUnknown ? `group:${group}` : undefined);
-    if (!product) continue;
+    if (!product || seen.has(`${object.apiVersion} ${object.kind}`)) continue;
+    seen.add(`${object.apiVersion} ${object.kind}`);
     const meta = isPlainObject(object.metadata) ? object.metadata : {};
     const where = `${object.kind} ${typeof meta.namespace === 'string' ? `${meta.namespace}/` : ''}${String(meta.name)}`;
     const list = byProduct.get(product) ?? [];
