@@ -3,8 +3,9 @@
  * installed (stated in cluster.yaml, else inferred from the objects' API groups and versions and
  * the releases their labels and images give away), and the kinds that makes the API server serve,
  * each with its served versions (preferred first) and how they convert. A product no object and
- * no cluster.yaml key mentions is not installed. Contradictions between cluster.yaml and the
- * objects are SnapshotErrors naming cluster.yaml and the key.
+ * no cluster.yaml key mentions is not installed. A stated release newer than the catalogue counts
+ * as its newest; an older one, and contradictions between cluster.yaml and the objects, are
+ * SnapshotErrors naming cluster.yaml and the key.
  */
 import { SnapshotError } from '../../snapshot/snapshot-error.js';
 import type { ClusterFile } from '../../snapshot/parse-cluster-file.js';
