@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
-import { silentLogger } from '../src/bot/logger.js';
+import { silentLogger } from '../src/core/logger.js';
 import { startBot } from '../src/bot/start-bot.js';
 import { buildConfig } from '../src/config.js';
 import { IncidentQueue } from '../src/incidents/incident-queue.js';

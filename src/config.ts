@@ -7,28 +7,34 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { DEFAULT_MAX_MEMORY, parseMemory } from './remediation/memory-cap.js';
-import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
+import { CodedError } from './core/coded-error.js';
+import { parseDuration } from './core/duration.js';
+import { DEFAULT_MAX_MEMORY, parseMemory } from './core/memory-quantity.js';
+import { DNS1123_LABEL } from './core/names.js';
 
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
+export class ConfigError extends CodedError<'CONFIG_INVALID'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
+    super('CONFIG_INVALID', message);
   }
 }
 
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "5m" → 300000; null when it is not a duration. */
-export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * UNIT_MS[m[2]!]!;
+/** A link template, e.g. {name: "Grafana", url: "https://grafana/d/kserve?var-namespace={namespace}&var-isvc={name}"}. */
+export interface LinkTemplate {
+  name: string;
+  url: string;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** What a diagnosis may be configured with (the `diagnosis:` key of the config file, and `remediation.maxMemory`). */
+export interface DiagnosisConfig {
+  /** Metrics dashboards and traces for an InferenceService; {namespace}, {name}, {revision}, {component} are filled in. */
+  links: LinkTemplate[];
+  /** Namespace of the Knative Serving control plane. */
+  knativeNamespace: string;
+  /** Cap of an offered memory raise, bytes (the bot's `remediation.maxMemory`, so the report offers what a proposal applies). */
+  maxMemoryBytes: number;
+}
+
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY };
 const slackId = z.string().regex(/^[A-Z0-9][A-Z0-9_-]*$/i, 'expected a Slack id like C0123ABCD');
 const duration = z
   .union([z.string(), z.number()], { errorMap: () => ({ message: 'expected a duration like 5m' }) })

@@ -5,10 +5,10 @@
  * Errors: bad input → usage; Redis down → QUEUE_UNAVAILABLE; incidents off → INCIDENTS_DISABLED.
  */
 import type { BotDeps } from '../../src/bot/bot-deps.js';
-import { namespaceAllowed, parseDuration, type AppConfig } from '../../src/config.js';
-import type { TargetRef } from '../../src/diagnosis/types.js';
-import { humanDuration } from '../../src/incidents/incident-model.js';
-import { DNS1123_LABEL } from '../../src/queue/job-data.js';
+import { namespaceAllowed, type AppConfig } from '../../src/config.js';
+import { humanDuration, parseDuration } from '../../src/core/duration.js';
+import { DNS1123_LABEL } from '../../src/core/names.js';
+import type { TargetRef } from '../../src/core/target-ref.js';
 import { withQueueDeadline } from '../../src/queue/queue-errors.js';
 import { context, section, renderQueueUnavailable, type SlackMessage } from '../../src/render/slack/index.js';
 

@@ -4,7 +4,7 @@ import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { MuteStore } from '../incidents/mute-store.js';
 import type { RemediationDeps } from '../remediation/remediation-deps.js';
 import type { AfterAck } from './after-ack.js';
-import type { BotLogger } from './logger.js';
+import type { Logger } from '../core/logger.js';
 import type { BotMetrics } from './metrics.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -13,7 +13,7 @@ export interface BotDeps {
   queue: DiagnosisQueue;
   poster: SlackPoster;
   metrics: BotMetrics;
-  logger: BotLogger;
+  logger: Logger;
   /** Runs a listener's work after its ack, a few at a time. */
   afterAck: AfterAck;
   /** Issue 4: proposals, approvals, rollout (absent: remediation buttons answer that it is off). */

@@ -7,6 +7,7 @@
 import { App, LogLevel } from '@slack/bolt';
 import { registerHandlers } from '../../handlers/index.js';
 import type { AppConfig } from '../config.js';
+import { CodedError } from '../core/coded-error.js';
 import type { BotDeps } from './bot-deps.js';
 import type { HealthRoute } from './health-routes.js';
 import { slackClientOptions } from './slack-poster.js';
@@ -19,11 +20,9 @@ export interface SlackAppOptions {
   deps: BotDeps;
 }
 
-export class SlackStartError extends Error {
-  readonly code = 'SLACK_AUTH_FAILED';
+export class SlackStartError extends CodedError<'SLACK_AUTH_FAILED'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'SlackStartError';
+    super('SLACK_AUTH_FAILED', message);
   }
 }
 

@@ -4,8 +4,8 @@
  * against the configured ones; anything wrong becomes `invalid` with a specific problem to show.
  */
 import { namespaceAllowed, type AppConfig } from '../config.js';
-import type { TargetRef } from '../diagnosis/types.js';
-import { DNS1123_LABEL } from '../queue/job-data.js';
+import type { TargetRef } from '../core/target-ref.js';
+import { DNS1123_LABEL } from '../core/names.js';
 import { parseRolloutOp, type RolloutOp } from '../remediation/rollout-op.js';
 
 export type ParsedCommand =

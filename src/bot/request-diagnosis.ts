@@ -6,7 +6,7 @@
  * posted is turned into that answer too.
  */
 import { randomUUID } from 'node:crypto';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { Subscriber } from '../queue/job-data.js';
 import { QueueUnavailableError } from '../queue/queue-errors.js';

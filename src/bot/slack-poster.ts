@@ -5,6 +5,7 @@
  * a bounded number of times. Slack's error codes become SlackPostError codes.
  */
 import { LogLevel, webApi } from '@slack/bolt';
+import { CodedError } from '../core/coded-error.js';
 import type { SlackMessage } from '../render/slack/index.js';
 
 export interface SlackPoster {
@@ -14,13 +15,12 @@ export interface SlackPoster {
   ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void>;
 }
 
-export class SlackPostError extends Error {
+export class SlackPostError extends CodedError<'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR'> {
   constructor(
-    readonly code: 'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR',
+    code: 'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR',
     readonly slackError: string,
   ) {
-    super(`${code}: ${slackError}`);
-    this.name = 'SlackPostError';
+    super(code, `${code}: ${slackError}`);
   }
 }
 

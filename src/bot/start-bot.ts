@@ -28,7 +28,7 @@ import { buildSlackApp } from './build-app.js';
 import type { BotDeps } from './bot-deps.js';
 import { healthRoutes, startHealthServer } from './health-routes.js';
 import { listIsvcStatus } from './list-isvc-status.js';
-import { bindRequestContext, createLogger, currentRequestId, newRequestId, withRequestId, type BotLogger } from './logger.js';
+import { bindRequestContext, createLogger, currentRequestId, newRequestId, withRequestId, type Logger } from '../core/logger.js';
 import { countSlackErrors, createBotMetrics, type BotMetrics } from './metrics.js';
 import { createSlackPoster, createSlackWebClient } from './slack-poster.js';
 import { startIncidents, type RunningIncidents } from '../incidents/start-incidents.js';
@@ -40,7 +40,7 @@ export interface StartBotOptions {
   role?: ServeRole;
   /** Default: KUBECONFIG / ~/.kube/config / in-cluster. */
   kubeConfig?: KubeConfig;
-  logger?: BotLogger;
+  logger?: Logger;
   /** BullMQ key prefix (tests and benches isolate themselves with it). */
   queuePrefix?: string;
   /** Issue 5 tuning (tests): incident note batching and the Lease holder identity. */
@@ -85,7 +85,7 @@ function jobFields(job: Job | undefined): Record<string, unknown> {
 }
 
 /** Logs a worker's jobs (start, end, failure) with the request id that queued them. */
-function logJobs(worker: Worker, logger: BotLogger): void {
+function logJobs(worker: Worker, logger: Logger): void {
   worker.on('active', (job) => logger.info('job started', jobFields(job)));
   worker.on('completed', (job, result: unknown) => logger.info('job done', { ...jobFields(job), result, ms: job.finishedOn && job.processedOn ? job.finishedOn - job.processedOn : undefined }));
   worker.on('failed', (job, error) => logger.warn('job failed', { ...jobFields(job), error: error.message.split('\n')[0] }));
@@ -103,7 +103,7 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
 }
 
 /** Waits for a worker's running jobs until the deadline, then cancels them (their signal aborts) and stops. */
-async function closeWorker(worker: Worker, deadlineAt: number, logger: BotLogger): Promise<void> {
+async function closeWorker(worker: Worker, deadlineAt: number, logger: Logger): Promise<void> {
   const closing = worker.close();
   const left = deadlineAt - Date.now();
   const inTime = await Promise.race([closing.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), Math.max(0, left)).unref())]);

@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { diagnose } from '../diagnosis/diagnose.js';
-import { parseMemory } from '../remediation/memory-cap.js';
-import type { DiagnosisConfig, LinkTemplate } from '../diagnosis/playbook.js';
+import { parseMemory } from '../core/memory-quantity.js';
+import type { DiagnosisConfig, LinkTemplate } from '../config.js';
 import type { Report } from '../diagnosis/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
-import { dns1123LabelError } from '../kube/names.js';
+import { nameError } from '../core/names.js';
 import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
 import { startSimulator } from '../simulator/simulator.js';
@@ -53,7 +53,7 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
   if (name.includes('/') && !namespace) [namespace, name] = name.split('/', 2) as [string, string];
   namespace ??= 'default';
   for (const [value, what] of [[name, 'InferenceService name'], [namespace, 'namespace']] as const) {
-    const problem = dns1123LabelError(value, what);
+    const problem = nameError(value, what);
     if (problem) throw new UsageError(problem);
   }
   const output = values.output ?? 'text';

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
 import { startSimulator } from '../simulator/simulator.js';
+import { UsageError } from './usage-error.js';
 
 const USAGE = 'usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]';
 
@@ -15,8 +16,6 @@ interface SimulateFlags {
   latencyMs: number;
   kubeconfigOut?: string;
 }
-
-class UsageError extends Error {}
 
 export async function runSimulateCommand(argv: string[]): Promise<number> {
   let flags: SimulateFlags;

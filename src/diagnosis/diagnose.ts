@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { humanDuration } from '../core/duration.js';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
 import { ClusterReader } from '../kube/cluster-reader.js';
 import { makeKubeClients } from '../kube/client.js';
@@ -7,10 +8,12 @@ import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { closeNames } from './close-names.js';
 import { finding } from './finding.js';
-import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig, type DiagnosisContext, type Playbook } from './playbook.js';
+import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from '../config.js';
+import type { DiagnosisContext, Playbook } from './playbook.js';
 import { redactFinding } from './redact-finding.js';
 import { orderFindings } from './root-cause.js';
-import type { Finding, Report, TargetRef } from './types.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { Finding, Report } from './types.js';
 
 export interface DiagnoseOptions {
   config?: Partial<DiagnosisConfig>;
@@ -130,7 +133,7 @@ function checkFailed(playbook: Playbook, error: unknown, target: TargetRef): Fin
 function readyFinding(ctx: DiagnosisContext): Finding {
   const isvc = ctx.target.isvc;
   const created = isvc.metadata.creationTimestamp ? new Date(isvc.metadata.creationTimestamp) : undefined;
-  const age = created ? humanAge(ctx.now().getTime() - created.getTime()) : 'unknown';
+  const age = created ? humanDuration(ctx.now().getTime() - created.getTime()) : 'unknown';
   const url = isvcUrl(isvc);
   const components = (isvc.status?.components ?? {}) as Record<string, Record<string, unknown>>;
   const latestReady = Object.entries(components)
@@ -152,13 +155,4 @@ function readyFinding(ctx: DiagnosisContext): Finding {
 function oneLine(text: string): string {
   const first = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
   return first.length > 240 ? `${first.slice(0, 239)}…` : first;
-}
-
-export function humanAge(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return 'unknown';
-  const m = Math.floor(ms / 60000);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h${m % 60 ? `${m % 60}m` : ''}`;
-  return `${Math.floor(h / 24)}d`;
 }

@@ -1,10 +1,5 @@
+import type { TargetRef } from '../core/target-ref.js';
 import type { FindingCode, Severity } from './finding-codes.js';
-
-/** The InferenceService a diagnosis is about. */
-export interface TargetRef {
-  namespace: string;
-  name: string;
-}
 
 export interface ResolvedTargetRef extends TargetRef {
   /** e.g. serving.kserve.io/v1beta1; null when the InferenceService was not found. */

@@ -6,7 +6,8 @@
  */
 import { context, section, type SlackMessage } from '../render/slack/block-kit.js';
 import { cut, escapeMrkdwn } from '../render/slack/limits.js';
-import { humanDuration, outageMs, type Incident, type Member } from './incident-model.js';
+import { humanDuration } from '../core/duration.js';
+import { outageMs, type Incident, type Member } from './incident-model.js';
 
 const LIST_IN_ROOT = 15;
 const LIST_IN_NOTE = 40;

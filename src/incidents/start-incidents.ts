@@ -6,11 +6,12 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { BotLogger } from '../bot/logger.js';
+import type { Logger } from '../core/logger.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { AppConfig } from '../config.js';
 import { namespaceAllowed } from '../config.js';
-import type { Report, TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { Report } from '../diagnosis/types.js';
 import { startWatcherService, type RunningWatcher } from '../watcher/watcher-service.js';
 import { IncidentQueue } from './incident-queue.js';
 import { IncidentStore } from './incident-store.js';
@@ -28,7 +29,7 @@ export interface IncidentsOptions {
   prefix: string;
   poster: SlackPoster;
   diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
-  logger: BotLogger;
+  logger: Logger;
   /** Joins and recoveries within this long are posted together (default 1 s). */
   refreshDelayMs?: number;
   /** Lease holder identity (default: host name + random). */

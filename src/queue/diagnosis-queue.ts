@@ -6,7 +6,7 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { withQueueDeadline } from './queue-errors.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';

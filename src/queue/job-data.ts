@@ -4,10 +4,7 @@
  * and turns the message `rootTs` into the verdict.
  */
 import { z } from 'zod';
-
-export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** InferenceService names: DNS-1123 labels (Knative builds host names from them). */
-export const isvcName = z.string().max(63).regex(DNS1123_LABEL, 'not a DNS-1123 name');
+import { dns1123Label as isvcName } from '../core/names.js';
 
 export const subscriberSchema = z.object({
   channel: z.string().min(1),

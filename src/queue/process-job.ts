@@ -5,7 +5,8 @@
  * CLUSTER_UNREACHABLE message. Bad job data is an UnrecoverableError (no retries).
  */
 import { UnrecoverableError } from 'bullmq';
-import type { Report, TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { Report } from '../diagnosis/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import { renderClusterUnreachable, renderJobFailed, renderProgress, renderReportMessages, renderStatus, renderVerdict, type IsvcStatus, type SlackMessage } from '../render/slack/index.js';

@@ -1,5 +1,5 @@
 /** Finds the live InferenceService under any supported API version (fresh, for planning). */
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { ClusterWriter, ObjectRef } from '../kube/cluster-writer.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import type { KubeObject } from '../kube/schemas.js';

@@ -8,6 +8,7 @@
  * LimitRanges) and the action's plan (on fresh ones) compute the same change and the same words.
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
+import { formatMemory, parseMemory } from '../core/memory-quantity.js';
 import { RemediationError } from './remediation-error.js';
 import type { FieldChange } from './types.js';
 
@@ -20,26 +21,6 @@ export interface MemoryChange {
 }
 
 export const DEFAULT_MEMORY_WHEN_UNSET = 2 * 1024 ** 3;
-export const DEFAULT_MAX_MEMORY = 16 * 1024 ** 3;
-
-const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
-
-/** Bytes of a Kubernetes memory quantity ("256Mi", "1G", "512000000"), or undefined. */
-export function parseMemory(q: string | undefined): number | undefined {
-  if (!q) return undefined;
-  const m = /^(\d+(?:\.\d+)?)([KMGT]i?|k)?$/.exec(q.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * (UNITS[m[2] ?? ''] ?? 1);
-}
-
-/** A quantity in the largest binary unit that keeps it whole (e.g. 536870912 -> "512Mi"). */
-export function formatMemory(bytes: number): string {
-  for (const unit of ['Ti', 'Gi', 'Mi', 'Ki'] as const) {
-    const v = bytes / UNITS[unit]!;
-    if (v >= 1 && Number.isInteger(v)) return `${v}${unit}`;
-  }
-  return `${Math.ceil(bytes / UNITS.Mi!)}Mi`;
-}
 
 function containerLimits(limitRanges: V1LimitRange[]): { max?: number; ratio?: number; source?: string } {
   let max: number | undefined;

@@ -4,7 +4,7 @@
  * records "proposed" in the audit log.
  */
 import { ForbiddenError } from '../kube/errors.js';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import { actionById } from './actions/index.js';
 import { newProposalId, type Proposal } from './proposal.js';
 import { RemediationError } from './remediation-error.js';

@@ -1,3 +1,5 @@
+import { CodedError } from '../core/coded-error.js';
+
 /** Errors of the remediation flow, each with a stable code users see (never a stack trace). */
 export type RemediationErrorCode =
   | 'REMEDIATION_UNKNOWN_ACTION'
@@ -7,12 +9,4 @@ export type RemediationErrorCode =
   | 'REMEDIATION_AT_LIMIT'
   | 'REMEDIATION_NOT_APPLICABLE';
 
-export class RemediationError extends Error {
-  constructor(
-    readonly code: RemediationErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RemediationError';
-  }
-}
+export class RemediationError extends CodedError<RemediationErrorCode> {}

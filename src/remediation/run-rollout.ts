@@ -4,7 +4,7 @@
  * roll back and a 90/10 split when none was given. Each proposal is planned against the live
  * InferenceService with dryRun=All and needs an approver, like any remediation.
  */
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { context, section, type SlackMessage } from '../render/slack/block-kit.js';
 import { escapeMrkdwn } from '../render/slack/limits.js';

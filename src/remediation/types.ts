@@ -3,7 +3,7 @@
  * actions/), the plan it computes against the live object, and the context it runs in.
  */
 import type { z } from 'zod';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { ClusterWriter, ObjectRef, PatchKind } from '../kube/cluster-writer.js';
 
 export type Risk = 'low' | 'medium' | 'high';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/bot/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';

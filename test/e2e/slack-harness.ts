@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/bot/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';

@@ -1,7 +1,8 @@
 /** The diagnosis queue on real Redis: threads answered, duplicates joined, retries, bad input, restarts. */
 import { UnrecoverableError } from 'bullmq';
 import { requestDiagnosis } from '../../src/bot/request-diagnosis.js';
-import type { Report, TargetRef } from '../../src/diagnosis/types.js';
+import type { TargetRef } from '../../src/core/target-ref.js';
+import type { Report } from '../../src/diagnosis/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';

@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import { parse as parseYaml } from 'yaml';
 import { readinessChecker } from '../../src/bot/health-routes.js';
 import { listIsvcStatus } from '../../src/bot/list-isvc-status.js';
-import { silentLogger } from '../../src/bot/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { createBotMetrics } from '../../src/bot/metrics.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';

@@ -3,7 +3,7 @@
  * cluster being unreachable after the retries, a job that failed, the queue being down.
  * None of them carries raw config, tokens or stack traces.
  */
-import type { TargetRef } from '../../diagnosis/types.js';
+import type { TargetRef } from '../../core/target-ref.js';
 import { context, section, type SlackMessage } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
 

@@ -2,7 +2,8 @@
  * The root message of a diagnosis thread: "Diagnosing ns/name…" while it runs (with what it is
  * doing), and the one-line verdict once the report is in.
  */
-import type { Report, TargetRef } from '../../diagnosis/types.js';
+import type { TargetRef } from '../../core/target-ref.js';
+import type { Report } from '../../diagnosis/types.js';
 import { context, section, type SlackMessage } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
 

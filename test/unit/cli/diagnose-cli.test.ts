@@ -44,7 +44,7 @@ describe('isvc-doctor diagnose', () => {
   });
 
   it.each([
-    [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid name/],
+    [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid InferenceService name/],
     [['diagnose', 'sklearn-iris', '--bogus'], /Unknown option '--bogus'/],
     [['diagnose', 'sklearn-iris', '--snapshot', 'no/such/folder'], /does not exist/],
     [['diagnose', 'sklearn-iris', '-o', 'yaml', '--snapshot', SCENARIO], /-o must be text or json/],

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildConfig, ConfigError, loadConfig, namespaceAllowed, parseDuration } from '../../../src/config.js';
+import { buildConfig, ConfigError, loadConfig, namespaceAllowed } from '../../../src/config.js';
+import { parseDuration } from '../../../src/core/duration.js';
 
 const env = { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'secret' };
 

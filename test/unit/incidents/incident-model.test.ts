@@ -1,5 +1,6 @@
 /** The incident state machine and grouping decisions (pure), and the incident messages. */
-import { changeRootCause, humanDuration, joinsIncident, markNoted, newIncident, newMember, outageMs, pendingNotes, recover, resolve } from '../../../src/incidents/incident-model.js';
+import { humanDuration } from '../../../src/core/duration.js';
+import { changeRootCause, joinsIncident, markNoted, newIncident, newMember, outageMs, pendingNotes, recover, resolve } from '../../../src/incidents/incident-model.js';
 import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote } from '../../../src/incidents/render-incident.js';
 
 const T0 = 1_700_000_000_000;

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 
 export type LogFields = Record<string, unknown>;
 
-export interface BotLogger {
+export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
@@ -34,7 +34,7 @@ export function currentRequestId(): string | undefined {
   return requests.getStore()?.requestId;
 }
 
-export function createLogger(options: { quiet?: boolean; write?: (line: string) => void } = {}): BotLogger {
+export function createLogger(options: { quiet?: boolean; write?: (line: string) => void } = {}): Logger {
   const out = options.write ?? ((line: string) => void process.stderr.write(line));
   const write = (level: string) => (message: string, fields: LogFields = {}) => {
     if (options.quiet && level !== 'error') return;
@@ -44,7 +44,7 @@ export function createLogger(options: { quiet?: boolean; write?: (line: string) 
   return { info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-export const silentLogger: BotLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** `fn` bound to the current request context (for work queued now and run later, e.g. after the ack). */
 export function bindRequestContext<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
