@@ -16,7 +16,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { App } from '@slack/bolt';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { AppConfig } from '../config.js';
-import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnose } from '../app/diagnoser.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';

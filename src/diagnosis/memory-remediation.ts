@@ -13,7 +13,7 @@ import { diffLines } from '../remediation/field-changes.js';
 import { describeMemoryChange, memoryFieldChanges, memoryPathPatchable, raisedMemory, type MemoryChange } from '../remediation/memory-cap.js';
 import { RemediationError } from '../remediation/remediation-error.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Remediation } from './types.js';
+import type { Remediation } from '../findings/types.js';
 
 
 /** The offer for the component that was OOMKilled (the predictor when unknown); null without one. */

@@ -16,7 +16,7 @@ import { diffLines } from '../remediation/field-changes.js';
 import type { FieldChange } from '../remediation/types.js';
 import type { DiagnosisContext } from './playbook.js';
 import { componentOf, revisionOfPod } from './related-objects.js';
-import type { Remediation } from './types.js';
+import type { Remediation } from '../findings/types.js';
 
 export const RESTART_ACTION = 'restart-pods';
 

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { TargetRef } from '../core/target-ref.js';
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 import { renderReportMessages } from '../render/slack/index.js';
 import {
   changeRootCause,

@@ -11,7 +11,7 @@ import type { SlackPoster } from '../bot/slack-poster.js';
 import type { AppConfig } from '../config.js';
 import { namespaceAllowed } from '../config.js';
 import type { TargetRef } from '../core/target-ref.js';
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 import { startWatcherService, type RunningWatcher } from '../watcher/watcher-service.js';
 import { IncidentQueue } from './incident-queue.js';
 import { IncidentStore } from './incident-store.js';

@@ -6,7 +6,7 @@
  */
 import { UnrecoverableError } from 'bullmq';
 import type { TargetRef } from '../core/target-ref.js';
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import { renderClusterUnreachable, renderJobFailed, renderProgress, renderReportMessages, renderStatus, renderVerdict, type IsvcStatus, type SlackMessage } from '../render/slack/index.js';

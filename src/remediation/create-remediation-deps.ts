@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { AppConfig } from '../config.js';
-import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnose } from '../app/diagnoser.js';
 import { makeKubeClients } from '../kube/client.js';
 import { ClusterWriter } from '../kube/cluster-writer.js';
 import { AuditLog } from './audit-log.js';

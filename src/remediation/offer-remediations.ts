@@ -4,7 +4,7 @@
  * thread that asked. A fix that cannot be planned (already at the cap, nothing to change, the
  * remediation role denied) gets a one-line note with its code instead of buttons.
  */
-import type { Finding, Report } from '../diagnosis/types.js';
+import type { Finding, Report } from '../findings/types.js';
 import { context, type SlackMessage } from '../render/slack/block-kit.js';
 import { escapeMrkdwn } from '../render/slack/limits.js';
 import { actionById } from './actions/index.js';

@@ -1,7 +1,7 @@
 /** What the remediation flow needs, built once by `createRemediationDeps` (start-bot wires it). */
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { TargetRef } from '../core/target-ref.js';
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 import type { ClusterWriter } from '../kube/cluster-writer.js';
 import type { AuditLog } from './audit-log.js';
 import type { ProposalStore } from './proposal-store.js';

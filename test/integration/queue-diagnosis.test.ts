@@ -2,7 +2,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { requestDiagnosis } from '../../src/bot/request-diagnosis.js';
 import type { TargetRef } from '../../src/core/target-ref.js';
-import type { Report } from '../../src/diagnosis/types.js';
+import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';

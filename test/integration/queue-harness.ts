@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { createSlackPoster, createSlackWebClient } from '../../src/bot/slack-poster.js';
 import type { TargetRef } from '../../src/core/target-ref.js';
-import type { Report } from '../../src/diagnosis/types.js';
+import type { Report } from '../../src/findings/types.js';
 import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import type { JobDeps } from '../../src/queue/process-job.js';

@@ -21,7 +21,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { createBotMetrics } from '../../src/bot/metrics.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../src/app/diagnoser.js';
 import { startIncidents } from '../../src/incidents/start-incidents.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
-import { isFindingCode } from '../../src/diagnosis/finding-codes.js';
+import { isFindingCode } from '../../src/findings/catalog.js';
 
 describe('playbook registry', () => {
   const files = readdirSync(path.resolve('playbooks'))

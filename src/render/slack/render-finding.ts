@@ -3,7 +3,7 @@
  * the code that explains it), a section of evidence bullets, log excerpts in code blocks, and the
  * remediation it offers (as text; issue 4's proposals add buttons in their own message).
  */
-import type { Evidence, Finding, Remediation } from '../../diagnosis/types.js';
+import type { Evidence, Finding, Remediation } from '../../findings/types.js';
 import { section, type Block } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock } from './render-evidence.js';

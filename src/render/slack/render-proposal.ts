@@ -4,7 +4,7 @@
  * dialog on the risky ones), the same message once decided (no buttons, who and when), the
  * ephemeral refusals, the applied / failed notes and the verification outcome.
  */
-import type { Report } from '../../diagnosis/types.js';
+import type { Report } from '../../findings/types.js';
 import type { Proposal, ProposalState } from '../../remediation/proposal.js';
 import { diffLines } from '../../remediation/field-changes.js';
 import { context, section, type ActionsBlock, type Block, type SlackMessage } from './block-kit.js';

@@ -3,7 +3,7 @@
  * doing), and the one-line verdict once the report is in.
  */
 import type { TargetRef } from '../../core/target-ref.js';
-import type { Report } from '../../diagnosis/types.js';
+import type { Report } from '../../findings/types.js';
 import { context, section, type SlackMessage } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
 

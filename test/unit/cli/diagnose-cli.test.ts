@@ -29,6 +29,15 @@ describe('isvc-doctor diagnose', () => {
     expect(report.stats.apiRequests).toBeGreaterThan(0);
   });
 
+  it('gives each finding its next step, filled with the service\'s names and field path, in JSON and text', async () => {
+    const json = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'json']);
+    const report = JSON.parse(json.stdout) as { findings: Array<{ code: string; next: string | null }> };
+    expect(report.findings[0]!.next).toBe('kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri to a path that exists');
+    expect(report.findings.find((f) => f.code === 'REQUEST_FLOW')?.next ?? null).toBeNull();
+    const text = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO]);
+    expect(text.stdout).toContain('next: kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri');
+  });
+
   it('prints the root cause first in text', async () => {
     const r = await run(['diagnose', 'default/sklearn-iris', '--snapshot', SCENARIO]);
     expect(r.code).toBe(1);

@@ -5,7 +5,7 @@
  * and at the cap both refuse (the report gives a manual fix, the plan REMEDIATION_AT_LIMIT).
  */
 import path from 'node:path';
-import { diagnose } from '../../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../../src/app/diagnoser.js';
 import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';

@@ -5,7 +5,7 @@
  * nothing more and never touches a pod of the same name with another uid).
  */
 import path from 'node:path';
-import { diagnose } from '../../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../../src/app/diagnoser.js';
 import { makeKubeClients, kubeConfigForServer } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';

@@ -1,5 +1,5 @@
-import { FINDING_CODES } from '../../../src/diagnosis/finding-codes.js';
-import type { Report } from '../../../src/diagnosis/types.js';
+import { FINDING_CODES } from '../../../src/findings/catalog.js';
+import type { Report } from '../../../src/findings/types.js';
 import { messageChars, renderReportMessages, renderVerdict, SLACK_LIMITS, type SlackMessage } from '../../../src/render/slack/index.js';
 import { expectGolden } from './golden.js';
 import { hugeReport, oomReport, readyReport, storageUriNotFoundReport } from './report-fixtures.js';

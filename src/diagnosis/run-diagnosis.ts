@@ -1,33 +1,43 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from '../config.js';
 import { humanDuration } from '../core/duration.js';
-import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
+import type { TargetRef } from '../core/target-ref.js';
+import { finding } from '../findings/finding.js';
+import { genericNextStepContext, type NextStepContext } from '../findings/next-step-context.js';
+import { withNextStep } from '../findings/next-step.js';
+import { orderFindings } from '../findings/order-findings.js';
+import { redactFinding } from '../findings/redact-finding.js';
+import type { Finding, Report } from '../findings/types.js';
 import { ClusterReader } from '../kube/cluster-reader.js';
 import { makeKubeClients } from '../kube/client.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { closeNames } from './close-names.js';
-import { finding } from './finding.js';
-import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from '../config.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
-import { redactFinding } from './redact-finding.js';
-import { orderFindings } from './root-cause.js';
-import type { TargetRef } from '../core/target-ref.js';
-import type { Finding, Report } from './types.js';
+import { serviceNextStepContext } from './service-next-step-context.js';
+
+/** The codes the runner itself reports (next to what the playbooks find). */
+export const RUNNER_CODES = ['ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'CLUSTER_UNREACHABLE'] as const;
 
 export interface DiagnoseOptions {
   config?: Partial<DiagnosisConfig>;
   signal?: AbortSignal;
   now?: () => Date;
-  playbooks?: readonly Playbook[];
+}
+
+/** Findings as a report carries them: ordered (root cause first), each with its next step, redacted. */
+function finish(findings: Finding[], next: NextStepContext): Finding[] {
+  return orderFindings(findings).map((f) => redactFinding(withNextStep({ ...f, title: oneLine(f.title) }, next)));
 }
 
 /**
- * Diagnoses one InferenceService: finds it under any supported API version, runs every playbook
- * concurrently against a memoised reader, and returns the findings with the root cause first.
- * Throws ClusterUnreachableError only when the InferenceService itself cannot be read.
+ * Diagnoses one InferenceService with the given playbooks: finds it under any supported API
+ * version, runs every playbook concurrently against a memoised reader, and returns the findings
+ * with the root cause first. Throws ClusterUnreachableError only when the InferenceService itself
+ * cannot be read.
  */
-export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
+export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
   const started = Date.now();
   const reader = new ClusterReader(makeKubeClients(kubeConfig));
   const config: DiagnosisConfig = { ...DEFAULT_DIAGNOSIS_CONFIG, ...options.config };
@@ -39,12 +49,12 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
     found = await reader.inferenceService(target.namespace, target.name);
   } catch (error) {
     if (!(error instanceof ForbiddenError)) throw error;
-    const findings = orderFindings(forbiddenFindings(reader.denied(), target));
+    const findings = finish(forbiddenFindings(reader.denied(), target), genericNextStepContext(target, config.knativeNamespace));
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: findings[0]?.code ?? null, findings, stats: stats() };
   }
   if (!found) {
-    const nf = await notFoundFinding(reader, target);
-    return { target: { ...target, apiVersion: null }, ready: false, rootCause: 'ISVC_NOT_FOUND', findings: [nf], stats: stats() };
+    const findings = finish([await notFoundFinding(reader, target)], genericNextStepContext(target, config.knativeNamespace));
+    return { target: { ...target, apiVersion: null }, ready: false, rootCause: 'ISVC_NOT_FOUND', findings, stats: stats() };
   }
 
   const apiVersion = `${found.resource.group}/${found.resource.version}`;
@@ -55,7 +65,6 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
     signal: options.signal ?? new AbortController().signal,
     now,
   };
-  const playbooks = options.playbooks ?? ALL_PLAYBOOKS;
   const results = await Promise.allSettled(playbooks.map((p) => p.run(ctx)));
   const findings: Finding[] = [];
   results.forEach((result, i) => {
@@ -69,7 +78,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
   const ready = isReady(found.object);
   const problems = findings.filter((f) => f.severity !== 'info');
   if (ready && problems.length === 0) findings.push(readyFinding(ctx));
-  const ordered = orderFindings(mergeDuplicates(findings)).map((f) => redactFinding({ ...f, title: oneLine(f.title) }));
+  const ordered = finish(mergeDuplicates(findings), serviceNextStepContext(ctx.target, config.knativeNamespace));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };

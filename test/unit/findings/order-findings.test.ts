@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { finding } from '../../../src/diagnosis/finding.js';
-import { orderFindings } from '../../../src/diagnosis/root-cause.js';
+import { finding } from '../../../src/findings/finding.js';
+import { orderFindings } from '../../../src/findings/order-findings.js';
 
 const f = (code: Parameters<typeof finding>[0], extra: { component?: string; revision?: string } = {}) => finding(code, { subject: 'x', title: code, ...extra });
 

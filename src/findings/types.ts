@@ -1,5 +1,5 @@
 import type { TargetRef } from '../core/target-ref.js';
-import type { FindingCode, Severity } from './finding-codes.js';
+import type { FindingCode, Severity } from './catalog.js';
 
 export interface ResolvedTargetRef extends TargetRef {
   /** e.g. serving.kserve.io/v1beta1; null when the InferenceService was not found. */
@@ -28,7 +28,7 @@ export interface Evidence {
   state?: 'ok' | 'missing' | 'failing' | 'unknown';
 }
 
-/** A change the bot could make to fix a finding (issue 4 applies these; a finding may only describe a manual fix). */
+/** A change the bot could make to fix a finding (a remediation action's offer), or a fix to make by hand (`action: 'manual'`). */
 export interface Remediation {
   /** Stable action id, e.g. "raise-memory-limit", "skip-tag-resolution", "rollback-canary", "restart-pods", "manual". */
   action: string;
@@ -61,6 +61,8 @@ export interface Finding {
   revision?: string;
   /** The playbook that produced it. */
   playbook?: string;
+  /** The step a person takes next: the exact field to edit or command to run, with this service's names (from the catalog unless the playbook gave a more specific one). */
+  next?: string;
 }
 
 export interface DiagnosisStats {
