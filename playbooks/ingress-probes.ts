@@ -14,11 +14,11 @@
  */
 import { probeAuthManualFix, probeRbacManualFix } from '../src/remediation/manual-fixes.js';
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
+import { finding } from '../src/findings/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { conditionOf, deploymentMode, refOf } from '../src/kube/inference-service-view.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';

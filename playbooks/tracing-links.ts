@@ -6,7 +6,7 @@
  * RBAC: none beyond the InferenceService.
  * Emits: TRACING_LINKS.
  */
-import { finding } from '../src/diagnosis/finding.js';
+import { finding } from '../src/findings/finding.js';
 import type { Playbook } from '../src/diagnosis/playbook.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 

@@ -10,7 +10,7 @@ import { escapeMrkdwn } from '../render/slack/limits.js';
 import { actionById } from './actions/index.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
-import { RemediationError } from './remediation-error.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 
 export interface OfferThread {

@@ -7,7 +7,7 @@ import { ForbiddenError } from '../kube/errors.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { actionById } from './actions/index.js';
 import { newProposalId, type Proposal } from './proposal.js';
-import { RemediationError } from './remediation-error.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { describeRef } from '../kube/cluster-writer.js';
 

@@ -10,7 +10,7 @@ import { escapeMrkdwn } from '../render/slack/limits.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
 import type { ProposalRecord, ProposalState } from './proposal.js';
-import { RemediationError } from './remediation-error.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 
 /** Returns the new proposal's id, null when another click already re-planned, or 'none' when nothing is left to do. */

@@ -12,7 +12,7 @@ import { canaryShape, describeSplit } from './actions/canary-shape.js';
 import { findInferenceService } from './find-inference-service.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
-import { RemediationError } from './remediation-error.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { rolloutAction, type RolloutOp } from './rollout-op.js';
 

@@ -4,7 +4,7 @@
  * `spec.canary` and `spec.canaryTrafficPercent`.
  */
 import type { KubeObject } from '../../kube/schemas.js';
-import { RemediationError } from '../remediation-error.js';
+import { RemediationError } from '../../changes/remediation-error.js';
 
 export type CanaryShape =
   | { kind: 'v1beta1'; percent: number | undefined }

@@ -6,7 +6,7 @@
  */
 import type { Report } from '../../findings/types.js';
 import type { Proposal, ProposalState } from '../../remediation/proposal.js';
-import { diffLines } from '../../remediation/field-changes.js';
+import { diffLines } from '../../changes/field-changes.js';
 import { context, section, type ActionsBlock, type Block, type SlackMessage } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 

@@ -9,7 +9,7 @@ import { diagnose } from '../../../src/app/diagnoser.js';
 import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines } from '../../../src/remediation/field-changes.js';
+import { diffLines } from '../../../src/changes/field-changes.js';
 import { parseMemory } from '../../../src/core/memory-quantity.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';

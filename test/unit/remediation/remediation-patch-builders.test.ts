@@ -8,8 +8,8 @@ import type { V1LimitRange } from '@kubernetes/client-node';
 import { makeKubeClients, kubeConfigForServer } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines, fieldChanges } from '../../../src/remediation/field-changes.js';
-import { raisedMemory } from '../../../src/remediation/memory-cap.js';
+import { diffLines, fieldChanges } from '../../../src/changes/field-changes.js';
+import { raisedMemory } from '../../../src/changes/memory-cap.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
 

@@ -1,24 +1,16 @@
 /**
- * The restart remediation (issue 4: CRASH_LOOP, STORAGE_* "after the cause is fixed"): which pods of
- * an InferenceService count as failed and would be deleted so their ReplicaSet recreates them, and
- * the finding-level offer the playbooks attach. The same selection runs in the diagnosis (on the
- * memoised reader's pods) and in the `restart-pods` action's plan (on a fresh list), so the report
- * names the pods the proposal will delete.
+ * Which pods of an InferenceService count as failed, so that a restart would delete them and their
+ * ReplicaSet recreate them. The restart-pods action's offer (on the diagnosis' pods) and its plan
+ * (on a fresh list) select with this, so the report names the pods the proposal will delete.
  *
  * A failed pod: not terminating, of the component (and revision, when given), and either Failed or
  * with a failing model container or storage-initializer (not an image pull problem, which a restart
  * does not change).
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { componentOf, revisionOfPod } from '../kube/pod-labels.js';
 import { containerFailures, isModelContainer, podStatusText, STORAGE_INITIALIZER } from '../kube/pod-status.js';
-import { refOf } from '../kube/inference-service-view.js';
-import { diffLines } from '../remediation/field-changes.js';
-import type { FieldChange } from '../remediation/types.js';
-import type { DiagnosisContext } from './playbook.js';
-import { componentOf, revisionOfPod } from './related-objects.js';
-import type { Remediation } from '../findings/types.js';
-
-export const RESTART_ACTION = 'restart-pods';
+import type { FieldChange } from './field-changes.js';
 
 const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
 
@@ -49,22 +41,4 @@ export function restartablePods(pods: V1Pod[], sel: RestartSelection): V1Pod[] {
 /** One line per pod to delete, as the proposal shows it: before its state, after "deleted". */
 export function podDeletions(pods: V1Pod[]): FieldChange[] {
   return pods.map((p) => ({ path: `pod ${p.metadata?.name ?? '?'}`, before: podFailure(p) ?? podStatusText(p), after: 'deleted (its ReplicaSet creates a new pod)' }));
-}
-
-export const RESTART_RISK_NOTE =
-  'It only helps after the cause is fixed (the model uploaded, the credentials granted, the code or image repaired): the new pods run the same spec and fail the same way otherwise. Deleting a pod also drops its logs, including the failed instance\'s (`kubectl logs --previous`).';
-
-/** The offer for a finding about failing pods; null when none of them would be deleted. */
-export function restartRemediation(ctx: DiagnosisContext, pods: V1Pod[], sel: RestartSelection): Remediation | null {
-  const failed = restartablePods(pods, sel);
-  if (failed.length === 0) return null;
-  const names = failed.map((p) => p.metadata?.name ?? '?');
-  return {
-    action: RESTART_ACTION,
-    summary: `After fixing the cause: restart ${failed.length} failed ${sel.component} pod${failed.length === 1 ? '' : 's'} (delete ${failed.length === 1 ? 'it' : 'them'} so ${failed.length === 1 ? 'it is' : 'they are'} recreated)`,
-    target: refOf('Pod', ctx.target.namespace, names.join(', ')),
-    diff: diffLines(podDeletions(failed)),
-    needsApproval: true,
-    params: { component: sel.component, ...(sel.revision ? { revision: sel.revision } : {}) },
-  };
 }

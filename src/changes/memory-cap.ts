@@ -4,13 +4,13 @@
  * accepts the pods. The request goes up with the limit when it equalled it (keeps Guaranteed QoS)
  * or when the LimitRange's maxLimitRequestRatio would otherwise be exceeded.
  *
- * Pure, and shared: the diagnosis (src/diagnosis/memory-remediation.ts, on the memoised reader's
- * LimitRanges) and the action's plan (on fresh ones) compute the same change and the same words.
+ * Pure, and shared: the raise-memory-limit action's offer (on the diagnosis' memoised LimitRanges)
+ * and its plan (on fresh ones) compute the same change and the same words.
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
 import { formatMemory, parseMemory } from '../core/memory-quantity.js';
 import { RemediationError } from './remediation-error.js';
-import type { FieldChange } from './types.js';
+import type { FieldChange } from './field-changes.js';
 
 export interface MemoryChange {
   limit: string;

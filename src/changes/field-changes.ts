@@ -2,7 +2,13 @@
  * The fields a patch changes: the live object compared with what the API server answered to the
  * dry run, leaf by leaf (metadata and status left out), shown to the approver as before/after lines.
  */
-import type { FieldChange } from './types.js';
+
+/** One changed field, before and after (undefined: absent). */
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
