@@ -3,6 +3,7 @@
  * with zod at start. A bad value stops the start with one line naming the key, e.g.
  * `config: alerts.unreadyAfter: expected a duration like 5m` (ConfigError, code CONFIG_INVALID).
  * Secrets (tokens, signing secret) come from the environment only and are never logged or posted.
+ * This is the only module that reads the environment; it imports nothing from the domain.
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
@@ -109,14 +110,18 @@ export const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a URL like redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
   KUBECONFIG: z.string().min(1).optional(),
+  /** How long running jobs get to finish on SIGTERM. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'expected milliseconds' }).int().min(0).default(30_000),
+  /** The pod's namespace (the downward API), where the watcher's Lease goes by default. */
+  POD_NAMESPACE: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
   approvers: string[];
   alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string>; groupWindowMs: number };
-  /** The watcher's Lease (issue 5); namespace null: the pod's own namespace (or the kubeconfig context's). */
+  /** The watcher's Lease; namespace null: the pod's own namespace (or the kubeconfig context's). */
   leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
-  /** Issue 4: who approves where, proposal expiry, the memory cap, verification bounds. */
+  /** Who approves where, proposal expiry, the memory cap, verification bounds. */
   remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number };
   /** null: every namespace. */
   namespaces: string[] | null;
@@ -126,6 +131,9 @@ export interface AppConfig {
   redisUrl: string;
   port: number;
   kubeconfig: string | null;
+  shutdownTimeoutMs: number;
+  /** The pod's own namespace, when it runs in a cluster (POD_NAMESPACE or the service account's). */
+  podNamespace: string | null;
 }
 
 /** One line naming the first bad key. */
@@ -175,6 +183,8 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     redisUrl: e.data.REDIS_URL,
     port: e.data.PORT,
     kubeconfig: e.data.KUBECONFIG ?? null,
+    shutdownTimeoutMs: e.data.SHUTDOWN_TIMEOUT_MS,
+    podNamespace: e.data.POD_NAMESPACE ?? null,
   };
 }
 
@@ -196,10 +206,34 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }
-  return buildConfig(raw, options.env ?? process.env);
+  const config = buildConfig(raw, options.env ?? process.env);
+  return { ...config, podNamespace: serviceAccountNamespace() ?? config.podNamespace };
+}
+
+/** The namespace of the pod this runs in, from its service account, when in a cluster. */
+function serviceAccountNamespace(): string | null {
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the CLI colours its text output: on a terminal, unless NO_COLOR is set. */
+export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return isTTY && !env.NO_COLOR;
 }
 
 /** Whether the bot may read / watch a namespace. */
 export function namespaceAllowed(config: Pick<AppConfig, 'namespaces'>, ns: string): boolean {
   return config.namespaces === null || config.namespaces.includes(ns);
+}
+
+/** Where automatic posts for a namespace go; null: nowhere. */
+export function alertsChannelFor(config: Pick<AppConfig, 'alerts'>, namespace: string): string | null {
+  return config.alerts.channels[namespace] ?? config.alerts.channel;
+}
+
+export function alertsConfigured(config: Pick<AppConfig, 'alerts'>): boolean {
+  return config.alerts.channel !== null || Object.keys(config.alerts.channels).length > 0;
 }

@@ -5,7 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { diagnose } from '../app/diagnoser.js';
 import { parseMemory } from '../core/memory-quantity.js';
-import type { DiagnosisConfig, LinkTemplate } from '../config.js';
+import { colorWanted, type DiagnosisConfig, type LinkTemplate } from '../config.js';
 import type { Report } from '../findings/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
 import { nameError } from '../core/names.js';
@@ -129,7 +129,7 @@ export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
 export async function runDiagnoseCommand(argv: string[], io: { stdout: NodeJS.WritableStream } = { stdout: process.stdout }): Promise<number> {
   const args = parseDiagnoseArgs(argv);
   const report = await runDiagnosis(args);
-  const color = args.output === 'text' && (io.stdout as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
+  const color = args.output === 'text' && colorWanted((io.stdout as { isTTY?: boolean }).isTTY === true);
   io.stdout.write(args.output === 'json' ? `${renderJsonReport(report)}\n` : renderTextReport(report, { color }));
   return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }

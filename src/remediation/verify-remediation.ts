@@ -4,7 +4,7 @@
  * root cause, or a new one.
  */
 import type { ObjectRef } from '../kube/cluster-writer.js';
-import type { VerifyOutcome } from '../render/slack/render-proposal.js';
+import type { VerifyOutcome } from './remediation-events.js';
 import type { Proposal } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
 

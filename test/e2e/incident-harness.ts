@@ -1,5 +1,5 @@
 /**
- * Harness for the automatic-incident end-to-end tests: the real bot (startBot, role all or watcher /
+ * Harness for the automatic-incident end-to-end tests: the real bot (startServe, role all or watcher /
  * worker) on the harness Redis, the fake Slack Web API, and the simulator serving InferenceServices
  * built in memory, whose Ready condition the tests flip through PATCH on the status subresource.
  */
@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
+import type { ServeRole } from '../../src/app/roles.js';
+import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
@@ -30,8 +31,8 @@ export interface IncidentHarness {
   sim: RunningSimulator;
   config: AppConfig;
   prefix: string;
-  bots: RunningBot[];
-  startBot(role?: ServeRole, identity?: string): Promise<RunningBot>;
+  bots: RunningServe[];
+  startServe(role?: ServeRole, identity?: string): Promise<RunningServe>;
   /** PATCH …/inferenceservices/NAME/status with Ready=True or False (lastTransitionTime now). */
   setReady(name: string, ready: boolean, reason?: string, namespace?: string): Promise<void>;
   /** Top-level posts in the alerts channel. */
@@ -58,15 +59,15 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const kube = makeKubeClients(kubeConfig);
-  const bots: RunningBot[] = [];
+  const bots: RunningServe[] = [];
   const inChannel = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === ALERTS);
   return {
     sim,
     config,
     prefix,
     bots,
-    startBot: async (role = 'all', identity) => {
-      const bot = await startBot({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
+    startServe: async (role = 'all', identity) => {
+      const bot = await startServe({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
       bots.push(bot);
       return bot;
     },

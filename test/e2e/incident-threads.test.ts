@@ -25,7 +25,7 @@ afterEach(async () => {
 
 it('posts one incident after unreadyAfter (not before), the diagnosis in its thread, and updates it when Ready again', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const flipped = Date.now();
   await h.setReady('iris', false);
@@ -54,7 +54,7 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
 
 it('posts nothing for a service that flaps back to Ready within unreadyAfter', async () => {
   h = await startIncidentHarness(slack, { file: { alerts: { channel: ALERTS, unreadyAfter: '1500ms' } } });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await h.setReady('iris', false);
   await sleep(300);
@@ -65,7 +65,7 @@ it('posts nothing for a service that flaps back to Ready within unreadyAfter', a
 
 it('does not post again after a bot restart while the incident is open, and the new bot closes it', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startBot('all', 'first');
+  const first = await h.startServe('all', 'first');
   await first.incidents.watcher!.leading();
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
@@ -73,7 +73,7 @@ it('does not post again after a bot restart while the incident is open, and the 
   await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
   await first.close();
   h.bots.splice(h.bots.indexOf(first), 1);
-  const second = await h.startBot('all', 'second');
+  const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
   await sleep(1000);
   expect(h.roots()).toHaveLength(1);
@@ -84,7 +84,7 @@ it('does not post again after a bot restart while the incident is open, and the 
 
 it('closes an incident whose service recovered while no bot ran', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startBot('all', 'first');
+  const first = await h.startServe('all', 'first');
   await first.incidents.watcher!.leading();
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
@@ -93,7 +93,7 @@ it('closes an incident whose service recovered while no bot ran', async () => {
   await first.close();
   h.bots.splice(h.bots.indexOf(first), 1);
   await h.setReady('iris', true);
-  const second = await h.startBot('all', 'second');
+  const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
   await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery at start');
   expect(h.roots()).toHaveLength(1);
@@ -101,8 +101,8 @@ it('closes an incident whose service recovered while no bot ran', async () => {
 
 it('two bot processes post one incident; when the leader stops, the other takes over and closes it', async () => {
   h = await startIncidentHarness(slack);
-  const a = await h.startBot('all', 'replica-a');
-  const b = await h.startBot('all', 'replica-b');
+  const a = await h.startServe('all', 'replica-a');
+  const b = await h.startServe('all', 'replica-b');
   await until(() => Boolean(a.incidents.watcher!.isLeader() || b.incidents.watcher!.isLeader()), 'a leader');
   const [leader, other] = a.incidents.watcher!.isLeader() ? [a, b] : [b, a];
   await leader.incidents.watcher!.leading();
@@ -123,7 +123,7 @@ it('two bot processes post one incident; when the leader stops, the other takes 
 it('groups ten services failing with the same root cause into one incident listing them all', async () => {
   const names = Array.from({ length: 10 }, (_, i) => `model-${i}`);
   h = await startIncidentHarness(slack, { names });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await Promise.all(names.map((n) => h!.setReady(n, false)));
   await until(() => h!.roots().length === 1, 'the incident');
@@ -143,7 +143,7 @@ it('groups ten services failing with the same root cause into one incident listi
 
 it('posts nothing for a service muted with /isvc mute, and again after /isvc unmute', async () => {
   h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const events = `${bot.url}/slack/events`;
   const res = await postSignedCommand(events, SIGNING_SECRET, { text: 'mute noisy 1h -n default', channel_id: 'C0OPS', user_id: 'U0OPS', response_url: slack.responseUrl('mute') });
@@ -174,7 +174,7 @@ it('posts nothing for a service muted with /isvc mute, and again after /isvc unm
 
 it('keeps watching across a dropped watch (endWatches) and a 410 Gone', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   h.sim.endWatches();
   await sleep(100);
@@ -210,7 +210,7 @@ async function postSignedMention(url: string, event: { text: string; user: strin
 
 it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answered ephemerally in the thread', async () => {
   h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const events = `${bot.url}/slack/events`;
   const ephemeralTo = (user: string) => slack.callsTo('chat.postEphemeral').filter((c) => c.body.user === user);
@@ -281,7 +281,7 @@ function failingStoragePod(isvc: string): Record<string, unknown> {
 
 it('adds a changed root cause to the open incident thread: one "root cause changed" note and the new diagnosis, no new top-level post', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');

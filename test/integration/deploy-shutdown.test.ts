@@ -34,7 +34,7 @@ function newest(dir: string): number {
 function ensureBuilt(): void {
   let built = 0;
   try {
-    built = statSync(path.resolve('dist/src/bot/start-bot.js')).mtimeMs;
+    built = statSync(path.resolve('dist/src/app/serve.js')).mtimeMs;
   } catch {
     built = 0;
   }

@@ -1,6 +1,6 @@
 /** The diagnosis queue on real Redis: threads answered, duplicates joined, retries, bad input, restarts. */
 import { UnrecoverableError } from 'bullmq';
-import { requestDiagnosis } from '../../src/bot/request-diagnosis.js';
+import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
 import type { TargetRef } from '../../src/core/target-ref.js';
 import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
@@ -23,7 +23,7 @@ describe('diagnosis queue', () => {
   it('posts the report in the root message thread, root cause first, then the verdict', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     h.startWorker();
-    const outcome = await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    const outcome = await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     expect(outcome.kind).toBe('queued');
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && String(c.body.text).startsWith('❌')));
     const posts = h.slack.callsTo('chat.postMessage');
@@ -55,7 +55,7 @@ describe('diagnosis queue', () => {
       await gate;
       return storageUriNotFoundReport();
     });
-    const deps = { queue: h.queue, poster: h.deps.poster };
+    const deps = { queue: h.queue, notify: h.deps.notify };
     const [a, b] = await Promise.all([
       requestDiagnosis(deps, { target, channel: 'C1', user: 'U1' }),
       requestDiagnosis(deps, { target, channel: 'C1', user: 'U2' }),
@@ -90,7 +90,7 @@ describe('diagnosis queue', () => {
       return storageUriNotFoundReport();
     }, { attempts: 4, backoffMs: 50 });
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')));
     expect(calls).toBe(3);
     expect(h.slack.callsTo('chat.update').some((u) => JSON.stringify(u.body.blocks).includes('retrying in'))).toBe(true);
@@ -101,7 +101,7 @@ describe('diagnosis queue', () => {
       throw new ClusterUnreachableError('the Kubernetes API answered 503 to get inferenceservices in default: unavailable', 503);
     }, { attempts: 2, backoffMs: 20 });
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.postMessage' && String(x.body.text).startsWith('CLUSTER_UNREACHABLE')));
     const msg = h.slack.callsTo('chat.postMessage').find((p) => String(p.body.text).startsWith('CLUSTER_UNREACHABLE'))!;
     expect(JSON.stringify(msg.body.blocks)).toContain('none of the checks could run');
@@ -124,7 +124,7 @@ describe('diagnosis queue', () => {
   it('retries Slack 429s honouring Retry-After', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     h.slack.rateLimitNext(2, 1, 'chat.postMessage');
     const started = Date.now();
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')), 20_000);
@@ -136,7 +136,7 @@ describe('diagnosis queue', () => {
 
   it('keeps a job queued while no worker runs and processes it when one starts', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     // no worker yet (or the last one stopped): the job waits in Redis
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await h.queue.queue.getJobCountByTypes('waiting', 'active')).toBe(1);
@@ -149,7 +149,7 @@ describe('diagnosis queue', () => {
     let redis = await startRedisServer({ dir, appendOnly: true });
     const url = redis.url;
     h = await startQueueHarness(async () => storageUriNotFoundReport(), { redisUrl: url });
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await redis.stop();
     redis = await startRedisServer({ dir, appendOnly: true, port: redis.port });
     try {

@@ -12,31 +12,32 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parse as parseYaml } from 'yaml';
 import { readinessChecker } from '../../src/bot/health-routes.js';
-import { listIsvcStatus } from '../../src/bot/list-isvc-status.js';
+import { listIsvcStatus } from '../../src/diagnosis/list-isvc-status.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createBotMetrics } from '../../src/bot/metrics.js';
-import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
 import { diagnose } from '../../src/app/diagnoser.js';
-import { startIncidents } from '../../src/incidents/start-incidents.js';
+import { startIncidents } from '../../src/app/incidents-wiring.js';
+import { slackIncidentNotifier } from '../../src/notify/slack-incident-notifier.js';
+import { slackRemediationNotifier } from '../../src/notify/slack-remediation-notifier.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
 import { authorize, policyFromObjects, unusedAtoms, withBindingsCopiedTo, type RbacPolicy, type ResourceRequest } from '../../src/rbac/rbac-policy.js';
 import { ALL_ACTIONS } from '../../src/remediation/actions/index.js';
 import { applyProposal } from '../../src/remediation/apply-proposal.js';
-import { createRemediationDeps } from '../../src/remediation/create-remediation-deps.js';
+import { createRemediationDeps } from '../../src/app/remediation-wiring.js';
 import { approveClick } from '../../src/remediation/decide-proposal.js';
 import { offerRemediations } from '../../src/remediation/offer-remediations.js';
 import type { RemediateJob, RemediationDeps } from '../../src/remediation/remediation-deps.js';
 import { runRollout } from '../../src/remediation/run-rollout.js';
-import type { SlackMessage } from '../../src/render/slack/index.js';
 import { startSimulator, type RecordedRequest, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { listScenarios } from '../support/scenarios.js';
+import type { SlackPoster } from '../../src/slack/slack-poster.js';
+import type { SlackMessage } from '../../src/slack/slack-message.js';
 
 const APPROVER = 'U0APPROVER';
 const PER_NAMESPACE = 'isvc-doctor.io/per-namespace';
@@ -81,8 +82,17 @@ function proposalIds(poster: ReturnType<typeof fakePoster>): string[] {
 
 function remediationDeps(sim: RunningSimulator, poster: SlackPoster, jobs: RemediateJob[]): RemediationDeps {
   const kubeConfig = kubeConfigForServer(sim.url);
-  const queue = { add: async (_name: string, job: RemediateJob) => void jobs.push(job) } as unknown as Queue;
-  return createRemediationDeps({ config, kubeConfig, redis, keyPrefix: `rbac-${randomUUID().slice(0, 8)}`, poster, slack: { usergroups: { users: { list: async () => ({ ok: true, users: [] }) } } } as never, queue, warn: () => undefined });
+  return createRemediationDeps({
+    config,
+    kubeConfig,
+    redis,
+    keyPrefix: `rbac-${randomUUID().slice(0, 8)}`,
+    notify: slackRemediationNotifier(poster),
+    groups: { members: async () => new Map() },
+    enqueue: async (job) => void jobs.push(job),
+    diagnose: (target, signal) => diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+    warn: () => undefined,
+  });
 }
 
 /** Approves the n-th proposal the bot offers and runs the apply job as the worker would. */
@@ -207,12 +217,20 @@ describe('the requests the code makes', () => {
     const sim = await startSimulator({ snapshot });
     const poster = fakePoster();
     const prefix = `rbac-${randomUUID().slice(0, 8)}`;
-    const watcherConfig: AppConfig = { ...config, namespaces, alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 }, leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 } };
+    const watcherConfig: AppConfig = { ...config, namespaces, podNamespace: sa.namespace, alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 }, leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 } };
     const kubeConfig = kubeConfigForServer(sim.url);
-    const incidents = startIncidents(
-      { config: watcherConfig, runWorker: true, runWatcher: true, kubeConfig, connection: redis, prefix, poster, diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }), logger: silentLogger, refreshDelayMs: 50 },
-      () => sa.namespace,
-    );
+    const incidents = startIncidents({
+      config: watcherConfig,
+      runWorker: true,
+      runWatcher: true,
+      kubeConfig,
+      connection: redis,
+      prefix,
+      notify: slackIncidentNotifier(poster),
+      diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+      logger: silentLogger,
+      refreshDelayMs: 50,
+    });
     try {
       const deadline = Date.now() + 20_000;
       // an incident root in the alerts channel and the diagnosis in its thread

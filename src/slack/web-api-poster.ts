@@ -1,28 +1,11 @@
 /**
- * Posting to Slack for the bot and the workers: root messages, thread replies, updates, ephemeral
- * answers. One WebClient per process, built here with the project's retry policy: 429s are waited
- * out honouring Retry-After (rejectRateLimitedCalls: false) and retried, like network errors and 5xx,
+ * The Slack port on Slack's Web API: root messages, thread replies, updates, ephemeral answers.
+ * One WebClient per process, built here with the project's retry policy: 429s are waited out
+ * honouring Retry-After (rejectRateLimitedCalls: false) and retried, like network errors and 5xx,
  * a bounded number of times. Slack's error codes become SlackPostError codes.
  */
 import { LogLevel, webApi } from '@slack/bolt';
-import { CodedError } from '../core/coded-error.js';
-import type { SlackMessage } from '../render/slack/index.js';
-
-export interface SlackPoster {
-  /** Posts a message (in a thread when `threadTs` is given); returns its ts. */
-  post(channel: string, message: SlackMessage, threadTs?: string): Promise<string>;
-  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
-  ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void>;
-}
-
-export class SlackPostError extends CodedError<'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR'> {
-  constructor(
-    code: 'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR',
-    readonly slackError: string,
-  ) {
-    super(code, `${code}: ${slackError}`);
-  }
-}
+import { SlackPostError, type SlackPoster } from './slack-poster.js';
 
 export interface SlackClientSettings {
   botToken: string;

@@ -6,7 +6,16 @@ import { ClusterUnreachableError } from '../kube/errors.js';
 import { conditionOf, isvcUrl } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { inferenceServiceSchema, parseItems } from '../kube/schemas.js';
-import type { IsvcStatus } from '../render/slack/index.js';
+
+/** One row of `/isvc status`. */
+export interface IsvcStatus {
+  name: string;
+  /** null when the InferenceService reports no Ready condition yet. */
+  ready: boolean | null;
+  reason?: string;
+  url?: string;
+  apiVersion: string;
+}
 
 export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string): Promise<IsvcStatus[]> {
   const { custom } = makeKubeClients(kubeConfig);
