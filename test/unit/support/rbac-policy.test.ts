@@ -3,7 +3,7 @@
  * wildcards, resourceNames), binding scope (ClusterRoleBinding everywhere, RoleBinding in its
  * namespace, Role vs ClusterRole refs), subjects, unused atoms, and copying per-namespace bindings.
  */
-import { authorize, policyFromObjects, ruleAllows, unusedAtoms, withBindingsCopiedTo, type ResourceRequest } from '../../../src/rbac/rbac-policy.js';
+import { authorize, policyFromObjects, ruleAllows, unusedAtoms, withBindingsCopiedTo, type ResourceRequest } from '../../support/rbac/rbac-policy.js';
 
 const SA = { name: 'bot', namespace: 'tools' };
 const subject = { kind: 'ServiceAccount', name: 'bot', namespace: 'tools' };
