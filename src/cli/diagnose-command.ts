@@ -13,9 +13,11 @@ import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
+import { usageOf } from './cli-commands.js';
+import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 
-export const DIAGNOSE_USAGE = 'usage: isvc-doctor diagnose NAME [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json] [--config FILE]';
+const DIAGNOSE_USAGE = usageOf('diagnose');
 
 export interface DiagnoseArgs {
   name: string;
@@ -126,7 +128,7 @@ export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   return diagnose(kc, target, { config });
 }
 
-export async function runDiagnoseCommand(argv: string[], io: { stdout: NodeJS.WritableStream } = { stdout: process.stdout }): Promise<number> {
+export async function runDiagnoseCommand(argv: string[], io: Pick<CliIo, 'stdout'> = { stdout: process.stdout }): Promise<number> {
   const args = parseDiagnoseArgs(argv);
   const report = await runDiagnosis(args);
   const color = args.output === 'text' && colorWanted((io.stdout as { isTTY?: boolean }).isTTY === true);

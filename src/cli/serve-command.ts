@@ -7,8 +7,9 @@ import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { usageOf } from './cli-commands.js';
 
-const USAGE = 'usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]';
+const USAGE = usageOf('serve');
 
 function parseArgs(argv: string[]): { config?: string; role: ServeRole } | string {
   let config: string | undefined;

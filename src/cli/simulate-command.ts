@@ -6,9 +6,10 @@
 import { parseArgs } from 'node:util';
 import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
 import { startSimulator } from '../simulator/simulator.js';
+import { usageOf } from './cli-commands.js';
 import { UsageError } from './usage-error.js';
 
-const USAGE = 'usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]';
+const USAGE = usageOf('simulate');
 
 interface SimulateFlags {
   snapshot: string;
