@@ -33,9 +33,9 @@ export interface JobDeps {
   backoffMs: number;
   onDiagnosis?(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
   warn?(message: string): void;
-  /** Issue 4: after the report is posted, offer remediations in each thread. */
+  /** After the report is posted: offer remediations in each thread. */
   afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
-  /** Issue 4: apply an approved remediation proposal. */
+  /** Applies an approved remediation proposal. */
   remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
 }
 

@@ -1,7 +1,7 @@
 /**
  * One finding as a group of blocks: a heading section that names its code (and, for a consequence,
  * the code that explains it), a section of evidence bullets, log excerpts in code blocks, and the
- * remediation it offers (as text; issue 4's proposals add buttons in their own message).
+ * remediation it offers (as text; a proposal with buttons follows in its own message).
  */
 import type { Evidence, Finding, Remediation } from '../../findings/types.js';
 import { section } from './block-kit.js';
