@@ -12,6 +12,7 @@ import { CodedError } from './core/coded-error.js';
 import { parseDuration } from './core/duration.js';
 import { DEFAULT_MAX_MEMORY, parseMemory } from './core/memory-quantity.js';
 import { DNS1123_LABEL } from './core/names.js';
+import { errorMessage } from './core/error-message.js';
 
 export class ConfigError extends CodedError<'CONFIG_INVALID'> {
   constructor(message: string) {
@@ -202,7 +203,7 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       raw = parseYaml(text);
     } catch (error) {
       const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const reason = errorMessage(error);
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }

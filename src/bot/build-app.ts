@@ -10,6 +10,7 @@ import type { AppConfig } from '../config.js';
 import { CodedError } from '../core/coded-error.js';
 import type { HealthRoute } from './health-routes.js';
 import { slackClientOptions } from '../slack/web-api-poster.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface SlackAppOptions {
   slack: AppConfig['slack'];
@@ -41,7 +42,7 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
     await app.init();
   } catch (error) {
     const data = (error as { data?: { error?: string } }).data;
-    throw new SlackStartError(`Slack auth.test failed: ${data?.error ?? (error instanceof Error ? error.message.split('\n')[0] : String(error))}`);
+    throw new SlackStartError(`Slack auth.test failed: ${data?.error ?? errorMessage(error)}`);
   }
   return app;
 }

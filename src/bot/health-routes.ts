@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersionApi, type KubeConfig } from '@kubernetes/client-node';
 import type { BotMetrics } from './metrics.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface HealthDeps {
   pingRedis(): Promise<void>;
@@ -31,7 +32,7 @@ function deadline<T>(ms: number, p: Promise<T>): Promise<T> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+  return errorMessage(error, 200);
 }
 
 /** Readiness checks, cached for a moment so probes and scrapers do not hammer Redis or the API server. */

@@ -8,6 +8,7 @@ import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { usageOf } from './cli-commands.js';
+import { errorMessage } from '../core/error-message.js';
 
 const USAGE = usageOf('serve');
 
@@ -76,7 +77,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
           resolve(0);
         },
         (error: unknown) => {
-          process.stderr.write(`isvc-doctor: shutdown: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+          process.stderr.write(`isvc-doctor: shutdown: ${errorMessage(error)}\n`);
           exitSoon(1);
           resolve(1);
         },

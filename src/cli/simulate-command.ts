@@ -8,6 +8,7 @@ import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { usageOf } from './cli-commands.js';
 import { UsageError } from './usage-error.js';
+import { errorMessage } from '../core/error-message.js';
 
 const USAGE = usageOf('simulate');
 
@@ -81,6 +82,5 @@ function untilStopped(): Promise<void> {
 
 function oneLine(error: unknown): string {
   if (error instanceof SnapshotError || error instanceof UsageError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!;
+  return errorMessage(error);
 }

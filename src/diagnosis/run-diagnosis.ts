@@ -16,6 +16,7 @@ import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { closeNames } from './close-names.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
+import { errorMessage } from '../core/error-message.js';
 
 /** The codes the runner itself reports (next to what the playbooks find). */
 export const RUNNER_CODES = ['ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'CLUSTER_UNREACHABLE'] as const;
@@ -131,7 +132,7 @@ async function notFoundFinding(reader: ClusterReader, target: TargetRef): Promis
 }
 
 function checkFailed(playbook: Playbook, error: unknown, target: TargetRef): Finding {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error, 2000);
   return finding('CLUSTER_UNREACHABLE', {
     subject: `Check ${playbook.id} for InferenceService ${target.namespace}/${target.name}`,
     title: `Check "${playbook.title}" could not run: ${message}`,

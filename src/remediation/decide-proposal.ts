@@ -12,6 +12,7 @@ import { actionContext } from './plan-proposal.js';
 import { isExpired, PROPOSAL_ID, type ProposalRecord, type ProposalState } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { replanProposal } from './replan-proposal.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface Click {
   proposalId: string;
@@ -27,7 +28,7 @@ export type ClickResult = { kind: 'queued' | 'rejected' } | { kind: 'refused'; c
 const DONE: Record<string, string> = { applied: 'applied', verified: 'applied', failed: 'tried and failed', rejected: 'rejected', expired: 'expired', superseded: 'replaced by a newer proposal' };
 
 async function refuse(deps: RemediationDeps, click: Click, threadTs: string | undefined, code: string, message: string): Promise<ClickResult> {
-  await deps.notify({ kind: 'click-refused', channel: click.channel, user: click.user, ...(threadTs ? { threadTs } : {}), code, message }).catch((e: unknown) => deps.warn(`ephemeral: ${String(e)}`));
+  await deps.notify({ kind: 'click-refused', channel: click.channel, user: click.user, ...(threadTs ? { threadTs } : {}), code, message }).catch((e: unknown) => deps.warn(`ephemeral: ${errorMessage(e)}`));
   return { kind: 'refused', code };
 }
 
@@ -39,7 +40,7 @@ async function load(deps: RemediationDeps, click: Click): Promise<ProposalRecord
 
 async function updateMessage(deps: RemediationDeps, rec: ProposalRecord, click: Click, state: ProposalState, by: string | null, note?: string): Promise<void> {
   const ts = rec.messageTs ?? click.messageTs;
-  if (ts) await deps.notify({ kind: 'proposal-decided', proposal: rec.proposal, messageTs: ts, state, by, ...(note ? { note } : {}) }).catch((e: unknown) => deps.warn(`slack update: ${String(e)}`));
+  if (ts) await deps.notify({ kind: 'proposal-decided', proposal: rec.proposal, messageTs: ts, state, by, ...(note ? { note } : {}) }).catch((e: unknown) => deps.warn(`slack update: ${errorMessage(e)}`));
 }
 
 async function membersFor(deps: RemediationDeps, namespace: string) {

@@ -3,6 +3,7 @@
  * minute. A group that cannot be read counts as empty (fail closed: nobody approves through it).
  */
 import type { webApi } from '@slack/bolt';
+import { errorMessage } from '../core/error-message.js';
 
 export function createUserGroupDirectory(client: Pick<webApi.WebClient, 'usergroups'>, options: { ttlMs?: number; warn?(m: string): void } = {}): { members(groupIds: string[]): Promise<ReadonlyMap<string, readonly string[]>> } {
   const ttl = options.ttlMs ?? 60_000;
@@ -16,7 +17,7 @@ export function createUserGroupDirectory(client: Pick<webApi.WebClient, 'usergro
       cache.set(id, { users, at: Date.now() });
       return users;
     } catch (error) {
-      options.warn?.(`usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? (error instanceof Error ? error.message : String(error))}`);
+      options.warn?.(`usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? errorMessage(error)}`);
       return [];
     }
   };

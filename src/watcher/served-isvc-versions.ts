@@ -5,6 +5,7 @@
  */
 import { ApisApi, type KubeConfig } from '@kubernetes/client-node';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
+import { errorMessage } from '../core/error-message.js';
 
 export async function servedIsvcVersions(kubeConfig: KubeConfig, warn?: (message: string) => void): Promise<CustomResource[]> {
   try {
@@ -12,7 +13,7 @@ export async function servedIsvcVersions(kubeConfig: KubeConfig, warn?: (message
     const served = new Set(groups.groups.flatMap((g) => g.versions.map((v) => v.groupVersion)));
     return INFERENCE_SERVICE_VERSIONS.filter((r) => served.has(`${r.group}/${r.version}`));
   } catch (error) {
-    warn?.(`discovery failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); watching every supported InferenceService version`);
+    warn?.(`discovery failed (${errorMessage(error)}); watching every supported InferenceService version`);
     return [...INFERENCE_SERVICE_VERSIONS];
   }
 }

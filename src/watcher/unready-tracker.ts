@@ -11,6 +11,7 @@
  */
 import type { IncidentStore } from '../incidents/incident-store.js';
 import type { IsvcState } from './isvc-state.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface IncidentJobSink {
   open(target: { namespace: string; name: string }, unreadySince: number): Promise<void>;
@@ -94,7 +95,7 @@ export class UnreadyTracker {
     const previous = this.chains.get(key) ?? Promise.resolve();
     const next = previous
       .then(() => (this.stopped ? undefined : work()))
-      .catch((e: unknown) => this.options.warn?.(`incident tracking of ${key}: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) => this.options.warn?.(`incident tracking of ${key}: ${errorMessage(e)}`));
     this.chains.set(key, next);
     void next.finally(() => {
       if (this.chains.get(key) === next) this.chains.delete(key);

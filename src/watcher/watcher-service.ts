@@ -12,6 +12,7 @@ import { LeaseElector } from '../leader/lease-elector.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
 import { IsvcWatcher } from './isvc-watcher.js';
 import { UnreadyTracker, type IncidentJobSink } from './unready-tracker.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface WatcherServiceOptions {
   kubeConfig: KubeConfig;
@@ -83,7 +84,7 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
     onStartedLeading: () => {
       const attempt = (delayMs: number): void => {
         lead().catch((e: unknown) => {
-          options.logger.warn(`watcher: could not start (${e instanceof Error ? e.message : String(e)}); retrying in ${delayMs} ms`);
+          options.logger.warn(`watcher: could not start (${errorMessage(e)}); retrying in ${delayMs} ms`);
           setTimeout(() => {
             if (elector.isLeader && !ready) void stopActive().then(() => attempt(Math.min(delayMs * 2, 30_000)));
           }, delayMs);
