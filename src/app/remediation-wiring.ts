@@ -24,6 +24,8 @@ export interface RemediationWiring {
   enqueue(job: RemediateJob): Promise<void>;
   diagnose: Diagnoser;
   warn(message: string): void;
+  /** The clock of proposal expiry and verification (default Date.now). */
+  now?: () => number;
 }
 
 export function createRemediationDeps(w: RemediationWiring): RemediationDeps {
@@ -36,7 +38,7 @@ export function createRemediationDeps(w: RemediationWiring): RemediationDeps {
     groups: w.groups,
     enqueue: w.enqueue,
     diagnose: w.diagnose,
-    now: () => Date.now(),
+    now: w.now ?? (() => Date.now()),
     warn: w.warn,
   };
 }

@@ -33,6 +33,8 @@ export interface ServeOptions {
   queuePrefix?: string;
   /** Incident note batching and the Lease holder identity (tests). */
   incidents?: { refreshDelayMs?: number; identity?: string };
+  /** The clock of proposal expiry and of the readiness cache (tests move it instead of sleeping). */
+  now?: () => number;
 }
 
 export interface RunningServe {
@@ -77,12 +79,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     enqueue: (job) => queue.addRemediation(job),
     diagnose,
     warn: (m) => logger.warn(m),
+    ...(options.now ? { now: options.now } : {}),
   });
   const incidents = startIncidents({ config, runWorker: parts.workers, runWatcher: parts.watcher, kubeConfig, connection: queue.connection, prefix, notify: slack.notify.incidents, diagnose, logger, ...options.incidents });
   const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
   incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
-  const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics });
+  const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
   /** Stop taking requests first (Slack, health server), then the workers, then the rest. */
   const httpClosers: Array<() => Promise<unknown>> = [];
   let app: App | null = null;

@@ -13,6 +13,8 @@ export interface HealthDeps {
   pingRedis(): Promise<void>;
   kubeConfig: KubeConfig;
   metrics: BotMetrics;
+  /** The clock of the readiness cache (default Date.now). */
+  now?: () => number;
 }
 
 export interface HealthRoute {
@@ -47,8 +49,9 @@ export function readinessChecker(deps: HealthDeps): () => Promise<{ ready: boole
     };
     return { ready: redis.status === 'fulfilled' && kube.status === 'fulfilled', checks };
   };
+  const now = deps.now ?? Date.now;
   return () => {
-    if (!cached || Date.now() - cached.at > CACHE_MS) cached = { at: Date.now(), value: run() };
+    if (!cached || now() - cached.at > CACHE_MS) cached = { at: now(), value: run() };
     return cached.value;
   };
 }

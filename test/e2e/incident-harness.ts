@@ -98,3 +98,24 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Watched = NonNullable<ReturnType<NonNullable<RunningServe['incidents']['watcher']>['current']>>['watcher'];
+
+/**
+ * Waits for the bot to be done with what it has seen (instead of sleeping "long enough"): the
+ * watcher sees what `seen` asks for, its unready timers have fired or been cleared, the changes it
+ * queued are handled, and no incident job is waiting, delayed or running.
+ */
+export async function settled(bot: RunningServe, seen: (watcher: Watched) => boolean = () => true): Promise<void> {
+  const current = () => bot.incidents.watcher?.current() ?? null;
+  await until(() => Boolean(current() && seen(current()!.watcher)), 'the watcher to see the change');
+  await until(() => current()!.tracker.pendingTimers === 0, 'the unready timers');
+  await current()!.tracker.idle();
+  await until(async () => (await bot.incidents.queue.queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized')) === 0, 'the incident jobs');
+}
+
+/** A watcher predicate: it holds `key` with that readiness (and a Ready transition at or after `since`). */
+export const sees = (key: string, ready: boolean, since = 0) => (w: Watched) => {
+  const s = w.get(key);
+  return s !== undefined && s.ready === ready && (s.transitionAt ?? 0) >= since;
+};

@@ -7,7 +7,7 @@
 import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand, slackSignature } from '../support/slack-signing.js';
-import { ALERTS, SIGNING_SECRET, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+import { ALERTS, SIGNING_SECRET, sees, settled, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;
@@ -38,7 +38,7 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   const first = h.threadOf(rootTs)[0]!;
   // the thread looks like /isvc diagnose's: the first reply names the root cause
   expect(textOf(first.body)).toMatch(/Root cause: `[A-Z_]+`/);
-  await sleep(800);
+  await settled(bot);
   expect(h.roots()).toHaveLength(1);
 
   await h.setReady('iris', true);
@@ -57,9 +57,9 @@ it('posts nothing for a service that flaps back to Ready within unreadyAfter', a
   const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await h.setReady('iris', false);
-  await sleep(300);
+  await until(() => sees('default/iris', false)(bot.incidents.watcher!.current()!.watcher), 'the watcher seeing it unready');
   await h.setReady('iris', true);
-  await sleep(2000);
+  await settled(bot, sees('default/iris', true));
   expect(h.roots()).toHaveLength(0);
 });
 
@@ -75,7 +75,7 @@ it('does not post again after a bot restart while the incident is open, and the 
   h.bots.splice(h.bots.indexOf(first), 1);
   const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
-  await sleep(1000);
+  await settled(second);
   expect(h.roots()).toHaveLength(1);
   await h.setReady('iris', true);
   await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery by the new bot');
@@ -110,7 +110,7 @@ it('two bot processes post one incident; when the leader stops, the other takes 
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
   const rootTs = h.roots()[0]!.response!.ts as string;
-  await sleep(1000);
+  await settled(leader);
   expect(h.roots()).toHaveLength(1);
   await leader.close();
   h.bots.splice(h.bots.indexOf(leader), 1);
@@ -131,7 +131,7 @@ it('groups ten services failing with the same root cause into one incident listi
   await until(() => h!.updatesOf(rootTs).some((u) => /^🔴 10 InferenceServices not ready/.test(String(u.body.text))), 'the grouped root message');
   const listed = String(h.updatesOf(rootTs).at(-1)!.body.text);
   for (const n of names) expect(listed).toContain(`default/${n}`);
-  await sleep(800);
+  await settled(bot);
   expect(h.roots()).toHaveLength(1);
   const notes = h.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('Also not ready with the same root cause'));
   expect(notes.length).toBeGreaterThanOrEqual(1);
@@ -153,8 +153,9 @@ it('posts nothing for a service muted with /isvc mute, and again after /isvc unm
   expect(answer.body.response_type).toBe('ephemeral');
   expect(answer.body.text).toBe('🔕 Muted default/noisy for 1h: no automatic incident posts for it.');
   expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
+  const mutedAt = Date.now();
   await h.setReady('noisy', false, 'Noisy');
-  await sleep(1500);
+  await settled(bot, sees('default/noisy', false, mutedAt));
   expect(h.roots()).toHaveLength(0);
   // an unmuted one still posts
   await h.setReady('iris', false);
@@ -220,8 +221,9 @@ it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answer
   expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
   // no diagnosis was queued for "mute": nothing posted in the channel
   expect(slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0OPS')).toHaveLength(0);
+  const mutedAt = Date.now();
   await h.setReady('noisy', false, 'Noisy');
-  await sleep(1500);
+  await settled(bot, sees('default/noisy', false, mutedAt));
   expect(h.roots()).toHaveLength(0);
 
   // a bad duration gets the usage, ephemerally, and mutes nothing new
@@ -289,15 +291,16 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   expect(root.body.text).toMatch(/: ISVC_NOT_READY$/);
   const rootTs = root.response!.ts as string;
   await until(() => h!.threadOf(rootTs).length >= 1, 'the first diagnosis');
-  await sleep(300);
+  await settled(bot);
   const threadBefore = h.threadOf(rootTs).length;
   const changedNotes = () => h!.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('🔄 Root cause of default/iris changed'));
 
   // the cause changes under the incident: the predictor's storage-initializer now fails to find the model
   h.sim.store.upsert(failingStoragePod('iris') as any);
   // the same status again is no change: nothing is added
+  const againAt = Date.now();
   await h.setReady('iris', false);
-  await sleep(800);
+  await settled(bot, sees('default/iris', false, againAt));
   expect(changedNotes()).toHaveLength(0);
   // a new Ready reason is: the watcher sees the change, the worker diagnoses again
   await h.setReady('iris', false, 'RevisionFailed');
@@ -305,8 +308,8 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   expect(changedNotes()[0]!.body.text).toBe('🔄 Root cause of default/iris changed: ISVC_NOT_READY → STORAGE_URI_NOT_FOUND');
   // the new diagnosis follows in the same thread
   await until(() => h!.threadOf(rootTs).slice(threadBefore).some((c) => /Root cause: `STORAGE_URI_NOT_FOUND`/.test(textOf(c.body))), 'the new diagnosis in the thread');
-  // one note only, however long we wait, and no new top-level post
-  await sleep(800);
+  // one note only once everything settled, and no new top-level post
+  await settled(bot);
   expect(changedNotes()).toHaveLength(1);
   expect(h.roots()).toHaveLength(1);
   // the root message names the new cause (a lone member's incident is updated in place)

@@ -30,7 +30,7 @@ export interface BotHarness {
 }
 
 export async function startBotHarness(
-  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string } = {},
+  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string; now?: () => number } = {},
 ): Promise<BotHarness> {
   const redisUrl = options.redisUrl ?? testRedisUrl();
   const slack = options.slack ?? (await startFakeSlackApi());
@@ -43,7 +43,7 @@ export async function startBotHarness(
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const others: RunningServe[] = [];
-  const bot = await startServe({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix });
+  const bot = await startServe({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix, ...(options.now ? { now: options.now } : {}) });
   return {
     slack,
     sim,

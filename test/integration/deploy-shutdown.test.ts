@@ -10,14 +10,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand } from '../support/slack-signing.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 const CLI = path.resolve('dist/src/cli/isvc-doctor.js');
 const SECRET = 'shutdown-signing-secret';
@@ -96,7 +96,7 @@ const answered = (channel: string) => slack.callsTo('chat.postMessage').some((c)
 
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-shutdown-'));
+  dir = tempDir('isvc-doctor-shutdown-');
   slack = await startFakeSlackApi();
   sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 400 });
   await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
@@ -106,6 +106,7 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await sim?.close();
   await slack?.close();
+  removeTempDirs();
 });
 
 it('SIGTERM during a diagnosis: the job finishes, its answer is posted, exit 0; one request id from command to job', async () => {

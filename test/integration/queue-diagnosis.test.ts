@@ -9,6 +9,9 @@ import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { storageUriNotFoundReport } from '../unit/render/report-fixtures.js';
 import { startQueueHarness, type QueueHarness } from './queue-harness.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const target: TargetRef = { namespace: 'default', name: 'sklearn-iris' };
 const blocksText = (body: Record<string, any>) => `${body.text} ${JSON.stringify(body.blocks)}`;
@@ -145,7 +148,7 @@ describe('diagnosis queue', () => {
   });
 
   it('keeps a queued job across a Redis restart (AOF)', async () => {
-    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'isvc-aof-'));
+    const dir = tempDir('isvc-aof-');
     let redis = await startRedisServer({ dir, appendOnly: true });
     const url = redis.url;
     h = await startQueueHarness(async () => storageUriNotFoundReport(), { redisUrl: url });

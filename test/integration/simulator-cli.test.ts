@@ -1,9 +1,11 @@
 /** `isvc-doctor simulate`: usage errors and bad snapshots exit 2 with one line; a good run serves until SIGTERM. */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { runSimulateCommand } from '../../src/cli/simulate-command.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const FIXTURES = path.resolve('test/fixtures/simulator');
 
@@ -59,7 +61,7 @@ it('rejects a missing folder and YAML that does not parse, naming file and line'
 
 it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () => {
   expect(process.listenerCount('SIGTERM')).toBe(0);
-  const kubeconfig = path.join(await mkdtemp(path.join(tmpdir(), 'simulate-')), 'kubeconfig');
+  const kubeconfig = path.join(tempDir('simulate-'), 'kubeconfig');
   const output = captureOutput();
   try {
     const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);

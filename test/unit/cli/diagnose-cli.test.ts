@@ -3,6 +3,9 @@ import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
 import { freePort } from '../../support/redis-server.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
@@ -76,8 +79,8 @@ describe('isvc-doctor diagnose', () => {
 
   it('exits 3 when the cluster cannot be reached', async () => {
     const port = await freePort();
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
-    const dir = mkdtempSync('/tmp/isvc-doctor-kc-');
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir('isvc-doctor-kc-');
     const file = `${dir}/config`;
     writeFileSync(
       file,
