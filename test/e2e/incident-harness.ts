@@ -13,6 +13,7 @@ import { buildConfig, type AppConfig } from '../../src/config.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
+import { until } from '../support/until.js';
 
 export const ALERTS = 'C0ALERTS';
 export const SIGNING_SECRET = 'incident-signing-secret';
@@ -89,13 +90,6 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
   };
 }
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

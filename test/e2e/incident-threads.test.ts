@@ -7,7 +7,8 @@
 import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand, slackSignature } from '../support/slack-signing.js';
-import { ALERTS, SIGNING_SECRET, sees, settled, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+import { until } from '../support/until.js';
+import { ALERTS, SIGNING_SECRET, sees, settled, sleep, startIncidentHarness, type IncidentHarness } from './incident-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;
@@ -63,16 +64,22 @@ it('posts nothing for a service that flaps back to Ready within unreadyAfter', a
   expect(h.roots()).toHaveLength(0);
 });
 
+/** A first bot posts an incident for iris (root and diagnosis), then stops; returns the root's ts. */
+async function incidentOfAStoppedBot(harness: IncidentHarness): Promise<string> {
+  const first = await harness.startServe('all', 'first');
+  await first.incidents.watcher!.leading();
+  await harness.setReady('iris', false);
+  await until(() => harness.roots().length === 1, 'the incident');
+  const rootTs = harness.roots()[0]!.response!.ts as string;
+  await until(() => harness.threadOf(rootTs).length >= 1, 'the diagnosis');
+  await first.close();
+  harness.bots.splice(harness.bots.indexOf(first), 1);
+  return rootTs;
+}
+
 it('does not post again after a bot restart while the incident is open, and the new bot closes it', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startServe('all', 'first');
-  await first.incidents.watcher!.leading();
-  await h.setReady('iris', false);
-  await until(() => h!.roots().length === 1, 'the incident');
-  const rootTs = h.roots()[0]!.response!.ts as string;
-  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
-  await first.close();
-  h.bots.splice(h.bots.indexOf(first), 1);
+  const rootTs = await incidentOfAStoppedBot(h);
   const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
   await settled(second);
@@ -84,14 +91,7 @@ it('does not post again after a bot restart while the incident is open, and the 
 
 it('closes an incident whose service recovered while no bot ran', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startServe('all', 'first');
-  await first.incidents.watcher!.leading();
-  await h.setReady('iris', false);
-  await until(() => h!.roots().length === 1, 'the incident');
-  const rootTs = h.roots()[0]!.response!.ts as string;
-  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
-  await first.close();
-  h.bots.splice(h.bots.indexOf(first), 1);
+  const rootTs = await incidentOfAStoppedBot(h);
   await h.setReady('iris', true);
   const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();

@@ -18,6 +18,7 @@ import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { until } from '../support/until.js';
 
 const CLI = path.resolve('dist/src/cli/isvc-doctor.js');
 const SECRET = 'shutdown-signing-secret';
@@ -84,13 +85,6 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   return { child, url, stderr: () => err, logs, exited };
 }
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const answered = (channel: string) => slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel && c.body.thread_ts && String(c.body.text).includes('STORAGE_URI_NOT_FOUND'));
 

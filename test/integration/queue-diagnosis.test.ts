@@ -10,6 +10,7 @@ import { startRedisServer } from '../support/redis-server.js';
 import { storageUriNotFoundReport } from '../unit/render/report-fixtures.js';
 import { startQueueHarness, type QueueHarness } from './queue-harness.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { diagnosisThread } from '../support/diagnosis-thread.js';
 
 afterAll(removeTempDirs);
 
@@ -30,16 +31,8 @@ describe('diagnosis queue', () => {
     expect(outcome.kind).toBe('queued');
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && String(c.body.text).startsWith('❌')));
     const posts = h.slack.callsTo('chat.postMessage');
-    const root = posts[0]!;
-    expect(root.body.text).toBe('Diagnosing default/sklearn-iris…');
-    expect(root.body.thread_ts).toBeUndefined();
-    const rootTs = root.response!.ts as string;
-    const replies = posts.slice(1);
-    expect(replies.length).toBeGreaterThanOrEqual(2);
-    for (const r of replies) {
-      expect(r.body.channel).toBe('C1');
-      expect(r.body.thread_ts).toBe(rootTs);
-    }
+    expect(posts[0]!.body.channel).toBe('C1');
+    const { rootTs, replies } = diagnosisThread(posts);
     expect(blocksText(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
     expect(blocksText(replies[0]!.body)).toContain('RuntimeError: Failed to fetch model.');
     expect(blocksText(replies[1]!.body)).toContain('STORAGE_INIT_FAILED');

@@ -108,6 +108,27 @@ async function approveAndApply(deps: RemediationDeps, poster: ReturnType<typeof 
   return rec?.proposal.action ?? null;
 }
 
+/**
+ * For the first three proposals `offer` makes, each on a fresh simulator: approve it and apply it as
+ * the worker would, collecting the requests (`untilNone`: stop at the first index nothing was applied).
+ */
+async function eachProposal(snapshot: Snapshot, origin: string, untilNone: boolean, offer: (deps: RemediationDeps, sim: RunningSimulator) => Promise<unknown>): Promise<void> {
+  for (let index = 0; index < 3; index += 1) {
+    const sim = await startSimulator({ snapshot });
+    try {
+      const poster = fakePoster();
+      const jobs: RemediateJob[] = [];
+      const deps = remediationDeps(sim, poster, jobs);
+      await offer(deps, sim);
+      const action = await approveAndApply(deps, poster, jobs, index);
+      collect(`${origin} #${index}`, sim);
+      if (action === null && untilNone) return;
+    } finally {
+      await sim.close();
+    }
+  }
+}
+
 function toRequest(r: RecordedRequest): ResourceRequest {
   return { verb: r.verb, group: r.group, resource: r.resource, ...(r.namespace !== undefined ? { namespace: r.namespace } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
 }
@@ -171,21 +192,10 @@ describe('the requests the code makes', () => {
   it('plans, approves, applies and verifies every remediation a scenario offers', async () => {
     for (const s of scenarios) {
       const snapshot = await loadSnapshot(s.dir);
-      for (let index = 0; index < 3; index += 1) {
-        const sim = await startSimulator({ snapshot });
-        try {
-          const poster = fakePoster();
-          const jobs: RemediateJob[] = [];
-          const deps = remediationDeps(sim, poster, jobs);
-          const report = await diagnose(kubeConfigForServer(sim.url), s.expect.target, { config: config.diagnosis });
-          await offerRemediations(deps, report, [{ channel: 'C0RBAC', threadTs: '1700000000.000000', user: 'U0ALICE' }]);
-          const action = await approveAndApply(deps, poster, jobs, index);
-          collect(`remediation ${s.name} #${index}`, sim);
-          if (action === null) break;
-        } finally {
-          await sim.close();
-        }
-      }
+      await eachProposal(snapshot, `remediation ${s.name}`, true, async (deps, sim) => {
+        const report = await diagnose(kubeConfigForServer(sim.url), s.expect.target, { config: config.diagnosis });
+        await offerRemediations(deps, report, [{ channel: 'C0RBAC', threadTs: '1700000000.000000', user: 'U0ALICE' }]);
+      });
     }
   }, 120_000);
 
@@ -193,19 +203,9 @@ describe('the requests the code makes', () => {
     for (const name of ['canary-new-revision-crashing', 'canary-split-healthy']) {
       const s = scenarios.find((x) => x.name === name)!;
       const snapshot = await loadSnapshot(s.dir);
-      for (let index = 0; index < 3; index += 1) {
-        const sim = await startSimulator({ snapshot });
-        try {
-          const poster = fakePoster();
-          const jobs: RemediateJob[] = [];
-          const deps = remediationDeps(sim, poster, jobs);
-          await runRollout(deps, { target: s.expect.target, op: null, channel: 'C0RBAC', user: 'U0ALICE' });
-          await approveAndApply(deps, poster, jobs, index);
-          collect(`rollout ${name} #${index}`, sim);
-        } finally {
-          await sim.close();
-        }
-      }
+      await eachProposal(snapshot, `rollout ${name}`, false, async (deps) => {
+        await runRollout(deps, { target: s.expect.target, op: null, channel: 'C0RBAC', user: 'U0ALICE' });
+      });
     }
   }, 60_000);
 

@@ -10,6 +10,7 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/simul
 import type { Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
 import type { IsvcState } from '../../src/watcher/isvc-state.js';
+import { until } from '../support/until.js';
 
 function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1beta1', namespace = 'default'): Record<string, unknown> {
   return {
@@ -23,13 +24,6 @@ function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1be
 
 const snapshot = (objects: Record<string, unknown>[]): Snapshot => ({ dir: '/nonexistent', objects, logs: new Map(), deny: [] });
 
-async function until(check: () => boolean, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let sim: RunningSimulator;
 let watcher: IsvcWatcher | null = null;
