@@ -19,7 +19,7 @@ import { createDiagnoser } from './diagnoser.js';
 import { startDiagnosisWorker } from './diagnosis-worker.js';
 import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
-import { ROLE_PARTS, type ServeRole } from './roles.js';
+import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
 import { createSlackSide } from './slack-side.js';
 import { startWeb } from './web.js';
 
@@ -57,10 +57,9 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
   });
 }
 
-export async function startServe(options: ServeOptions): Promise<RunningServe> {
+/** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
+function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
-  const role = options.role ?? 'all';
-  const parts = ROLE_PARTS[role];
   const logger = options.logger ?? createLogger();
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
   const prefix = options.queuePrefix ?? 'bull';
@@ -86,32 +85,53 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
-  /** Stop taking requests first (Slack, health server), then the workers, then the rest. */
-  const httpClosers: Array<() => Promise<unknown>> = [];
+  return { config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
+}
+
+type Services = ReturnType<typeof buildServices>;
+
+/** The parts the role runs; `httpClosers` stop taking requests (Slack, the health server). */
+async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number }> {
+  const { config, queue, slack, remediation, logger } = s;
   let app: App | null = null;
-  let worker: Worker | null = null;
   let port = config.port;
+  const worker = parts.workers ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger }) : null;
   try {
-    if (parts.workers) worker = startDiagnosisWorker({ config, prefix, kubeConfig, diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics, logger });
     if (parts.web) {
-      const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: incidents.mutes, metrics, logger };
-      const web = await startWeb(config, routes, { commands, poster: slack.poster, remediation, logger });
+      const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
+      const web = await startWeb(config, s.routes, { commands, poster: slack.poster, remediation, logger });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
     }
     if (!parts.web || config.slack.socketMode) {
-      const health = await startHealthServer(routes, config.port);
+      const health = await startHealthServer(s.routes, config.port);
       port = health.port;
       httpClosers.push(() => new Promise((resolve) => (health.server.close(resolve), health.server.closeIdleConnections())));
     }
   } catch (error) {
-    for (const c of httpClosers.reverse()) await c().catch(() => undefined);
     await worker?.close(true).catch(() => undefined);
+    throw error;
+  }
+  return { app, worker, port };
+}
+
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const role = options.role ?? 'all';
+  const parts = ROLE_PARTS[role];
+  const s = buildServices(options, parts);
+  const { config, logger, queue, incidents } = s;
+  const httpClosers: Array<() => Promise<unknown>> = [];
+  let started;
+  try {
+    started = await startParts(s, parts, httpClosers);
+  } catch (error) {
+    for (const c of httpClosers.reverse()) await c().catch(() => undefined);
     await incidents.close().catch(() => undefined);
     await queue.close();
     throw error;
   }
+  const { app, worker, port } = started;
   logger.info(`isvc-doctor serve: role ${role}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
   return {
     port,
@@ -119,7 +139,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     queue,
     worker,
     app,
-    metrics,
+    metrics: s.metrics,
     incidents,
     close: async (closeOptions = {}) => {
       const timeoutMs = closeOptions.timeoutMs ?? config.shutdownTimeoutMs;
