@@ -10,12 +10,12 @@
  * the memory cap of an OOM's offer).
  * Emits: INGRESS_NOT_CONFIGURED, REVISION_MISSING, OOM_KILLED.
  */
-import { finding } from '../src/findings/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import { componentOf } from '../src/kube/pod-labels.js';
+import { finding } from '../src/findings/finding.js';
 import type { Finding } from '../src/findings/types.js';
 import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf } from '../src/kube/pod-labels.js';
 import type { KnativeService, Revision } from '../src/kube/schemas.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 

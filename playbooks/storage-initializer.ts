@@ -12,13 +12,13 @@
  * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/findings/finding.js';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
-import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
+import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 

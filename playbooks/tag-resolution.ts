@@ -10,13 +10,13 @@
  * RBAC: list services/revisions.serving.knative.dev, get configmaps in knative-serving.
  * Emits: IMAGE_DIGEST_RESOLUTION_FAILED.
  */
-import { finding } from '../src/findings/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import { componentOf } from '../src/kube/pod-labels.js';
+import { finding } from '../src/findings/finding.js';
 import type { Evidence, Remediation } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf } from '../src/kube/pod-labels.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 

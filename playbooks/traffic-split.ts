@@ -10,12 +10,12 @@
  * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/findings/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
+import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { canaryTrafficPercent, conditionOf, formatCondition, isReady, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures } from '../src/kube/pod-status.js';
 import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
 import { offerFix } from '../src/remediation/actions/index.js';

@@ -10,9 +10,9 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { CodedError } from './core/coded-error.js';
 import { parseDuration } from './core/duration.js';
+import { errorMessage } from './core/error-message.js';
 import { DEFAULT_MAX_MEMORY, parseMemory } from './core/memory-quantity.js';
 import { DNS1123_LABEL } from './core/names.js';
-import { errorMessage } from './core/error-message.js';
 
 export class ConfigError extends CodedError<'CONFIG_INVALID'> {
   constructor(message: string) {

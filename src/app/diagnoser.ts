@@ -3,11 +3,11 @@
  * process (`createDiagnoser`) and handed to the jobs that need it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
 import type { DiagnosisConfig } from '../config.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { runDiagnosis, type DiagnoseOptions } from '../diagnosis/run-diagnosis.js';
 import type { Report } from '../findings/types.js';
-import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
 
 export type Diagnoser = (target: TargetRef, signal?: AbortSignal) => Promise<Report>;
 

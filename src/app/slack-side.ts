@@ -1,7 +1,7 @@
 /** The process' one Slack Web API client, the poster on it (Slack errors counted), and the Slack notifiers of every layer's events. */
+import { countSlackErrors, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../core/logger.js';
-import { countSlackErrors, type BotMetrics } from '../bot/metrics.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
 import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.js';

@@ -6,8 +6,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
-import { registerHandlers } from '../../handlers/index.js';
 import type { HandlerDeps } from '../../handlers/handler-deps.js';
+import { registerHandlers } from '../../handlers/index.js';
 import { createAfterAck } from '../bot/after-ack.js';
 import { buildSlackApp } from '../bot/build-app.js';
 import type { HealthRoute } from '../bot/health-routes.js';

@@ -8,9 +8,9 @@
 import { App, LogLevel } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { CodedError } from '../core/coded-error.js';
-import type { HealthRoute } from './health-routes.js';
-import { slackClientOptions } from '../slack/web-api-poster.js';
 import { errorMessage } from '../core/error-message.js';
+import { slackClientOptions } from '../slack/web-api-poster.js';
+import type { HealthRoute } from './health-routes.js';
 
 export interface SlackAppOptions {
   slack: AppConfig['slack'];

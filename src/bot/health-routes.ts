@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersionApi, type KubeConfig } from '@kubernetes/client-node';
-import type { BotMetrics } from './metrics.js';
 import { errorMessage } from '../core/error-message.js';
+import type { BotMetrics } from './metrics.js';
 
 export interface HealthDeps {
   pingRedis(): Promise<void>;

@@ -9,8 +9,8 @@
  */
 import type { V1LimitRange } from '@kubernetes/client-node';
 import { formatMemory, parseMemory } from '../core/memory-quantity.js';
-import { RemediationError } from './remediation-error.js';
 import type { FieldChange } from './field-changes.js';
+import { RemediationError } from './remediation-error.js';
 
 export interface MemoryChange {
   limit: string;

@@ -7,8 +7,8 @@ import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { usageOf } from './cli-commands.js';
 import { errorMessage } from '../core/error-message.js';
+import { usageOf } from './cli-commands.js';
 
 const USAGE = usageOf('serve');
 

@@ -4,11 +4,11 @@
  * ready; bad usage or a bad snapshot is one line on stderr and exit status 2.
  */
 import { parseArgs } from 'node:util';
-import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
+import { errorMessage } from '../core/error-message.js';
 import { startSimulator } from '../simulator/simulator.js';
+import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
 import { usageOf } from './cli-commands.js';
 import { UsageError } from './usage-error.js';
-import { errorMessage } from '../core/error-message.js';
 
 const USAGE = usageOf('simulate');
 

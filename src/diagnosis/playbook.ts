@@ -1,9 +1,9 @@
 import type { DiagnosisConfig } from '../config.js';
-import type { ClusterReader } from '../kube/cluster-reader.js';
-import type { InferenceServiceObject } from '../kube/schemas.js';
-import type { CustomResource } from '../kube/resources.js';
 import type { FindingCode } from '../findings/catalog.js';
 import type { Finding } from '../findings/types.js';
+import type { ClusterReader } from '../kube/cluster-reader.js';
+import type { CustomResource } from '../kube/resources.js';
+import type { InferenceServiceObject } from '../kube/schemas.js';
 
 /** The InferenceService under diagnosis, as found in the cluster. */
 export interface DiagnosisTarget {

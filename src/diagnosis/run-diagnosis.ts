@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from '../config.js';
 import { humanDuration } from '../core/duration.js';
+import { errorMessage } from '../core/error-message.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { finding } from '../findings/finding.js';
 import { genericNextStepContext, type NextStepContext } from '../findings/next-step-context.js';
@@ -8,15 +9,14 @@ import { withNextStep } from '../findings/next-step.js';
 import { orderFindings } from '../findings/order-findings.js';
 import { redactFinding } from '../findings/redact-finding.js';
 import type { Finding, Report } from '../findings/types.js';
-import { ClusterReader } from '../kube/cluster-reader.js';
 import { makeKubeClients } from '../kube/client.js';
+import { ClusterReader } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { closeNames } from './close-names.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
-import { errorMessage } from '../core/error-message.js';
 
 /** The codes the runner itself reports (next to what the playbooks find). */
 export const RUNNER_CODES = ['ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'CLUSTER_UNREACHABLE'] as const;

@@ -10,8 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
-import type { TargetRef } from '../core/target-ref.js';
 import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { Report } from '../findings/types.js';
 import {
   changeRootCause,

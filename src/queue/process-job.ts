@@ -5,15 +5,15 @@
  * CLUSTER_UNREACHABLE message. Bad job data is an UnrecoverableError (no retries).
  */
 import { UnrecoverableError } from 'bullmq';
-import type { TargetRef } from '../core/target-ref.js';
-import type { Report } from '../findings/types.js';
-import type { Notify } from '../core/notify.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
+import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
+import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
 import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import type { SubscriberStore } from './subscriber-store.js';
-import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
 
 /** The parts of a BullMQ Job the processor reads. */
 export interface JobLike {

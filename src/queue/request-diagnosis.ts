@@ -6,12 +6,12 @@
  * posted is turned into that answer too.
  */
 import { randomUUID } from 'node:crypto';
+import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
+import type { DiagnosisEvent } from './diagnosis-events.js';
 import type { DiagnosisQueue } from './diagnosis-queue.js';
 import type { Subscriber } from './job-data.js';
 import { QueueUnavailableError } from './queue-errors.js';
-import type { Notify } from '../core/notify.js';
-import type { DiagnosisEvent } from './diagnosis-events.js';
 
 export interface DiagnosisRequest {
   target: TargetRef;

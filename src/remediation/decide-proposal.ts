@@ -5,6 +5,7 @@
  * compare-and-set (one winner among concurrent clicks on any replica) and queue the apply with
  * jobId = proposal id. Refusals are ephemeral and change nothing.
  */
+import { errorMessage } from '../core/error-message.js';
 import { describeRef } from '../kube/cluster-writer.js';
 import { actionById } from './actions/index.js';
 import { approverIdsFor, decideApproval, decideRejection, isUserGroupId } from './approval-policy.js';
@@ -12,7 +13,6 @@ import { actionContext } from './plan-proposal.js';
 import { isExpired, PROPOSAL_ID, type ProposalRecord, type ProposalState } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { replanProposal } from './replan-proposal.js';
-import { errorMessage } from '../core/error-message.js';
 
 export interface Click {
   proposalId: string;

@@ -1,6 +1,6 @@
 /** What the remediation flow needs, built once by the composition root (src/app/). */
-import type { TargetRef } from '../core/target-ref.js';
 import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { Report } from '../findings/types.js';
 import type { ClusterWriter } from '../kube/cluster-writer.js';
 import type { AuditLog } from './audit-log.js';

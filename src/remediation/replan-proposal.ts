@@ -3,12 +3,12 @@
  * first), plan again against the live object and post the new proposal, so a person approves the
  * change that would really be made. A stale patch is never applied.
  */
+import { RemediationError } from '../changes/remediation-error.js';
 import { errorMessage } from '../core/error-message.js';
 import { describeRef } from '../kube/cluster-writer.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
 import type { ProposalRecord, ProposalState } from './proposal.js';
-import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 
 /** Returns the new proposal's id, null when another click already re-planned, or 'none' when nothing is left to do. */

@@ -4,14 +4,14 @@
  * roll back and a 90/10 split when none was given. Each proposal is planned against the live
  * InferenceService with dryRun=All and needs an approver, like any remediation.
  */
-import type { TargetRef } from '../core/target-ref.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { canaryShape, describeSplit } from './actions/canary-shape.js';
 import { findInferenceService } from './find-inference-service.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
-import { RemediationError } from '../changes/remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { rolloutAction, type RolloutOp } from './rollout-op.js';
 

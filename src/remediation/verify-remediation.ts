@@ -3,11 +3,11 @@
  * generation, then re-diagnose until it is Ready or the time is up, and say which: fixed, the same
  * root cause, or a new one.
  */
+import { errorCode } from '../core/error-message.js';
 import type { ObjectRef } from '../kube/cluster-writer.js';
-import type { VerifyOutcome } from './remediation-events.js';
 import type { Proposal } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
-import { errorCode } from '../core/error-message.js';
+import type { VerifyOutcome } from './remediation-events.js';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {

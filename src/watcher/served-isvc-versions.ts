@@ -4,8 +4,8 @@
  * an informer on a version that is not served keeps retrying with backoff and harms nothing.
  */
 import { ApisApi, type KubeConfig } from '@kubernetes/client-node';
-import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { errorMessage } from '../core/error-message.js';
+import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 
 export async function servedIsvcVersions(kubeConfig: KubeConfig, warn?: (message: string) => void): Promise<CustomResource[]> {
   try {

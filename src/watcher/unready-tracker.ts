@@ -9,9 +9,9 @@
  * handled one after another; different services concurrently. `reconcile()` after the first lists
  * closes what changed while no watcher ran.
  */
+import { errorMessage } from '../core/error-message.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
 import type { IsvcState } from './isvc-state.js';
-import { errorMessage } from '../core/error-message.js';
 
 export interface IncidentJobSink {
   open(target: { namespace: string; name: string }, unreadySince: number): Promise<void>;

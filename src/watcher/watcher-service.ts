@@ -5,14 +5,14 @@
  * (closes incidents whose services recovered or went away meanwhile). When it loses the Lease it
  * stops watching at once; another replica carries on from Redis.
  */
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { LeaseElector } from '../leader/lease-elector.js';
+import { errorMessage } from '../core/error-message.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
+import { LeaseElector } from '../leader/lease-elector.js';
 import { IsvcWatcher } from './isvc-watcher.js';
 import { UnreadyTracker, type IncidentJobSink } from './unready-tracker.js';
-import { errorMessage } from '../core/error-message.js';
 
 export interface WatcherServiceOptions {
   kubeConfig: KubeConfig;

@@ -5,14 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/core/logger.js';
 import type { ServeRole } from '../../src/app/roles.js';
 import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { until } from '../support/until.js';
 
 export const ALERTS = 'C0ALERTS';

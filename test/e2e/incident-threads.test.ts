@@ -4,11 +4,11 @@
  * posts exactly one incident after unreadyAfter (300 ms here), with the diagnosis in its thread;
  * flipped back, the root message says "recovered after …" and so does the thread.
  */
-import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand, slackSignature } from '../support/slack-signing.js';
 import { until } from '../support/until.js';
 import { ALERTS, SIGNING_SECRET, sees, settled, sleep, startIncidentHarness, type IncidentHarness } from './incident-harness.js';
+import { textOf } from './slack-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;

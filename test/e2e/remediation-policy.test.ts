@@ -7,8 +7,8 @@ import path from 'node:path';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { testClock } from '../support/test-clock.js';
-import { SIGNING_SECRET, startBotHarness, type BotHarness } from './slack-harness.js';
 import { postSignedClick, proposalIdOf, proposalMessages, sleep, writes } from './remediation-harness.js';
+import { SIGNING_SECRET, startBotHarness, type BotHarness } from './slack-harness.js';
 
 const ISVC = ['serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris'] as const;
 

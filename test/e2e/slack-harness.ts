@@ -4,15 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/core/logger.js';
 import type { ServeRole } from '../../src/app/roles.js';
 import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-e2e-token';

@@ -2,9 +2,9 @@
  * End to end over HTTP: signed slash commands to the real Bolt app, jobs on real Redis, the worker
  * diagnosing the storage-uri-not-found scenario served by the simulator, answers in the fake Slack.
  */
+import { diagnosisThread } from '../support/diagnosis-thread.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { SIGNING_SECRET, BOT_TOKEN, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
-import { diagnosisThread } from '../support/diagnosis-thread.js';
 
 let h: BotHarness;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** The runner: one playbook's failure never hides another's results; a ready service gets ISVC_READY only when nothing is wrong. */
 import { describe, expect, it } from '@jest/globals';
-import { finding } from '../../src/findings/finding.js';
 import type { Playbook } from '../../src/diagnosis/playbook.js';
 import { runDiagnosis } from '../../src/diagnosis/run-diagnosis.js';
+import { finding } from '../../src/findings/finding.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { startSimulator } from '../../src/simulator/simulator.js';

@@ -1,16 +1,16 @@
 /** The diagnosis queue on real Redis: threads answered, duplicates joined, retries, bad input, restarts. */
 import { UnrecoverableError } from 'bullmq';
-import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
 import type { TargetRef } from '../../src/core/target-ref.js';
 import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
+import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
+import { diagnosisThread } from '../support/diagnosis-thread.js';
 import { startRedisServer } from '../support/redis-server.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { storageUriNotFoundReport } from '../unit/render/report-fixtures.js';
 import { startQueueHarness, type QueueHarness } from './queue-harness.js';
-import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
-import { diagnosisThread } from '../support/diagnosis-thread.js';
 
 afterAll(removeTempDirs);
 

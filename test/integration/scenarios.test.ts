@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
-import { diagnosisConfigFrom } from '../../src/cli/diagnose-command.js';
 import { diagnose } from '../../src/app/diagnoser.js';
+import { diagnosisConfigFrom } from '../../src/cli/diagnose-command.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { renderJsonReport } from '../../src/render/json-report.js';
 import { renderTextReport } from '../../src/render/text-report.js';

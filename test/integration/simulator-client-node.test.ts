@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { CoordinationV1Api, PatchStrategy, setHeaderOptions, type V1Lease } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients, type KubeClients } from '../../src/kube/client.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 
 afterAll(removeTempDirs);

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { makeInformer, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients, type KubeClients } from '../../src/kube/client.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { until } from '../support/until.js';
 
 const FIXTURE = path.resolve('test/fixtures/simulator/basic');

@@ -8,8 +8,8 @@ import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import type { Snapshot } from '../../src/snapshot/load-snapshot.js';
-import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
 import type { IsvcState } from '../../src/watcher/isvc-state.js';
+import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
 import { until } from '../support/until.js';
 
 function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1beta1', namespace = 'default'): Record<string, unknown> {

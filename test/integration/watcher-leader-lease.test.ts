@@ -3,8 +3,8 @@
  * among candidates, release on stop (the other takes over at once), takeover after a holder stops
  * renewing without releasing (a crashed replica).
  */
-import { LeaseElector } from '../../src/leader/lease-elector.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
+import { LeaseElector } from '../../src/leader/lease-elector.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { until } from '../support/until.js';
 

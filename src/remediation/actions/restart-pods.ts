@@ -15,8 +15,8 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { diffLines } from '../../changes/field-changes.js';
 import { podDeletions, restartablePods, type RestartSelection } from '../../changes/failed-pods.js';
+import { diffLines } from '../../changes/field-changes.js';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
 import { WriteConflictError, type ObjectRef } from '../../kube/cluster-writer.js';

@@ -4,10 +4,10 @@
  * remediation it offers (as text; a proposal with buttons follows in its own message).
  */
 import type { Evidence, Finding, Remediation } from '../../findings/types.js';
+import type { Block } from '../../slack/slack-message.js';
 import { section } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock } from './render-evidence.js';
-import type { Block } from '../../slack/slack-message.js';
 
 const SEVERITY_ICON = { error: '🔴', warning: '🟠', info: 'ℹ️' } as const;
 

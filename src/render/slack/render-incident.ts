@@ -4,11 +4,11 @@
  * itself is rendered by `renderReportMessages`, exactly as for `/isvc diagnose`. Every message's
  * text names the root-cause code; long member lists are cut with "+N more".
  */
-import { context, section } from './block-kit.js';
-import { cut, escapeMrkdwn } from './limits.js';
 import { humanDuration } from '../../core/duration.js';
 import { outageMs, type Incident, type Member } from '../../incidents/incident-model.js';
 import type { SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
+import { cut, escapeMrkdwn } from './limits.js';
 
 const LIST_IN_ROOT = 15;
 const LIST_IN_NOTE = 40;

@@ -4,9 +4,9 @@
  * None of them carries raw config, tokens or stack traces.
  */
 import type { TargetRef } from '../../core/target-ref.js';
+import type { SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
-import type { SlackMessage } from '../../slack/slack-message.js';
 
 /** The form of a usage line (its first `code` span), e.g. "/isvc status [-n NAMESPACE]". */
 const formOf = (line: string) => /`([^`]+)`/.exec(line)?.[1] ?? line;

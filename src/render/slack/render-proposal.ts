@@ -4,14 +4,14 @@
  * dialog on the risky ones), the same message once decided (no buttons, who and when), the
  * ephemeral refusals, the applied / failed notes and the verification outcome.
  */
-import type { Proposal, ProposalState } from '../../remediation/proposal.js';
 import { diffLines } from '../../changes/field-changes.js';
+import type { Proposal, ProposalState } from '../../remediation/proposal.js';
+import type { VerifyOutcome } from '../../remediation/remediation-events.js';
 import { APPROVE_ACTION, REJECT_ACTION } from '../../slack/action-ids.js';
 import type { ActionsBlock, Block, SlackMessage } from '../../slack/slack-message.js';
-import type { VerifyOutcome } from '../../remediation/remediation-events.js';
 import { context, section } from './block-kit.js';
-import { renderInfoNote } from './render-notices.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+import { renderInfoNote } from './render-notices.js';
 
 
 const RISK_ICON = { low: '🟢', medium: '🟠', high: '🔴' } as const;

@@ -7,10 +7,10 @@
  */
 import type { FindingCode } from '../../findings/catalog.js';
 import type { Finding, Report } from '../../findings/types.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { blockChars, context, section } from './block-kit.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { renderFinding } from './render-finding.js';
-import type { Block, SlackMessage } from '../../slack/slack-message.js';
 
 /** At most this many thread replies for one report; what is left is listed by code in the last one. */
 export const MAX_REPORT_MESSAGES = 8;

@@ -1,8 +1,8 @@
 /** `/isvc status`: the InferenceServices of a namespace with their readiness at a glance. */
 import type { IsvcStatus } from '../../diagnosis/list-isvc-status.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
-import type { Block, SlackMessage } from '../../slack/slack-message.js';
 
 const MAX_ROWS = 100;
 

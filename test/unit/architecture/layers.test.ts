@@ -3,9 +3,9 @@
  * higher one, in the layer order drawn in docs/architecture.md (the `layers` block, highest first).
  * Every top-level folder of src/ (and handlers/, playbooks/) must appear in that order.
  */
-import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 
 const ROOTS = ['src', 'handlers', 'playbooks'];
 

@@ -1,8 +1,8 @@
 /** The CLI's subcommand registry: every *-command.ts file is registered, and --help lists every registered command. */
-import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
 import { CLI_COMMANDS } from '../../../src/cli/cli-commands.js';
 import { main } from '../../../src/cli/main.js';
 

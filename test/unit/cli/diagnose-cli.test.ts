@@ -1,6 +1,6 @@
 /** The CLI contract (shared/contract/cli.md): output formats and exit statuses, through main(). */
-import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
+import { describe, expect, it } from '@jest/globals';
 import { main } from '../../../src/cli/main.js';
 import { freePort } from '../../support/redis-server.js';
 import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';

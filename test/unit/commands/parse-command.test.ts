@@ -1,7 +1,7 @@
 /** Parsing `/isvc …` (and mentions) through the one command registry: each command's input, or the problem to show. */
-import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { COMMANDS, parseCommand, USAGE } from '../../../src/commands/index.js';
 import { stripMentions } from '../../../src/commands/split-args.js';
 

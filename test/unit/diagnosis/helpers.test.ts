@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { lacksBestEffortProbes } from '../../../playbooks/ingress-probes.js';
 import { parseGatewayRef } from '../../../playbooks/request-flow.js';
 import { registryOf } from '../../../playbooks/tag-resolution.js';
-import { closeNames } from '../../../src/diagnosis/close-names.js';
 import { formatMemory, parseMemory } from '../../../src/core/memory-quantity.js';
 import { nameError } from '../../../src/core/names.js';
+import { closeNames } from '../../../src/diagnosis/close-names.js';
 
 describe('small helpers', () => {
   it('knows which Knative releases lack best-effort probes', () => {

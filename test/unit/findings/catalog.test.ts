@@ -1,9 +1,9 @@
 /** The finding catalog: one entry per code, a next step for every error, and docs/findings.md generated from it. */
-import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { findingsDoc, FINDINGS_DOC } from '../../../scripts/findings-doc.js';
 import { CATALOG, FINDING_CODES } from '../../../src/findings/catalog.js';
 import { genericNextStepContext } from '../../../src/findings/next-step-context.js';
-import { findingsDoc, FINDINGS_DOC } from '../../../scripts/findings-doc.js';
 
 const CONTRACT_CODES = [
   'ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'INGRESS_NOT_CONFIGURED', 'PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'REVISION_MISSING',

@@ -1,12 +1,12 @@
 /** The processor as a plain async function, its events posted by the Slack notifier on a recording poster, with an in-memory subscriber store. */
 import { UnrecoverableError } from 'bullmq';
 import { ClusterUnreachableError } from '../../../src/kube/errors.js';
+import { slackDiagnosisNotifier } from '../../../src/notify/slack-diagnosis-notifier.js';
 import { processJob, type JobDeps } from '../../../src/queue/process-job.js';
 import type { SubscriberStore } from '../../../src/queue/subscriber-store.js';
-import { storageUriNotFoundReport } from '../render/report-fixtures.js';
-import { slackDiagnosisNotifier } from '../../../src/notify/slack-diagnosis-notifier.js';
-import type { SlackPoster } from '../../../src/slack/slack-poster.js';
 import type { SlackMessage } from '../../../src/slack/slack-message.js';
+import type { SlackPoster } from '../../../src/slack/slack-poster.js';
+import { storageUriNotFoundReport } from '../render/report-fixtures.js';
 
 interface Posted {
   op: 'post' | 'update';

@@ -1,7 +1,7 @@
 /** Every action file is registered once in src/remediation/actions/index.ts, under its own id (= file name). */
-import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
 
 const HELPERS = new Set(['index', 'canary-shape']);

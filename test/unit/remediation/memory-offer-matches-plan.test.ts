@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { diagnose } from '../../../src/app/diagnoser.js';
+import { diffLines } from '../../../src/changes/field-changes.js';
+import { parseMemory } from '../../../src/core/memory-quantity.js';
 import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines } from '../../../src/changes/field-changes.js';
-import { parseMemory } from '../../../src/core/memory-quantity.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
 

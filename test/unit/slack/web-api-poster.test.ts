@@ -1,6 +1,6 @@
+import { SlackPostError } from '../../../src/slack/slack-poster.js';
 import { createSlackPoster, createSlackWebClient } from '../../../src/slack/web-api-poster.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
-import { SlackPostError } from '../../../src/slack/slack-poster.js';
 
 let slack: FakeSlackApi;
 beforeAll(async () => {
