@@ -47,10 +47,10 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   expect(h.updatesOf(rootTs).at(-1)!.body.text).toMatch(/^✅ default\/iris recovered after \d+s \(was [A-Z_]+\)$/);
   expect(h.threadOf(rootTs).some((c) => /default\/iris is Ready again \(recovered after/.test(String(c.body.text)))).toBe(true);
   expect(h.roots()).toHaveLength(1);
-  // the incident jobs are counted on /metrics
-  const metrics = await (await fetch(`${bot.url}/metrics`)).text();
-  expect(metrics).toMatch(/isvc_doctor_incident_jobs_total\{kind="open",outcome="done"\} 1/);
-  expect(metrics).toMatch(/isvc_doctor_incident_jobs_total\{kind="recover",outcome="done"\} 1/);
+  // the incident jobs are counted on /metrics (once the worker reports the recover job done)
+  const metrics = async () => (await fetch(`${bot.url}/metrics`)).text();
+  await until(async () => /isvc_doctor_incident_jobs_total\{kind="recover",outcome="done"\} 1/.test(await metrics()), 'the recover job on /metrics');
+  expect(await metrics()).toMatch(/isvc_doctor_incident_jobs_total\{kind="open",outcome="done"\} 1/);
 });
 
 it('posts nothing for a service that flaps back to Ready within unreadyAfter', async () => {

@@ -5,6 +5,7 @@
 import { startRedisServer, type RedisHandle } from '../support/redis-server.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { testClock } from '../support/test-clock.js';
+import { until } from '../support/until.js';
 import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
 
 const verdictPosted = (channel: string) => (calls: BotHarness['slack']['calls']) =>
@@ -48,8 +49,9 @@ describe('Redis down at command time', () => {
     expect(down.checks.redis).toMatch(/^unavailable/);
 
     redis = await startRedisServer({ port });
-    // the producer connection reconnects with a back-off: wait until readiness says Redis answers
-    for (let ready = await readiness(); ready.checks.redis !== 'ok'; ready = await readiness()) await new Promise((r) => setTimeout(r, 50));
+    // the connections reconnect with a back-off: wait until readiness says Redis answers and the queue answers again
+    await until(async () => (await readiness()).checks.redis === 'ok', 'readiness to see Redis back');
+    await until(() => h.bot.queue.running({ namespace: 'default', name: 'sklearn-iris' }).then(() => true, () => false), 'the queue to answer again');
     h.slack.reset();
     const again = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN' });
     expect(again.status).toBe(200);
