@@ -1,5 +1,6 @@
 /**
- * Writes to the cluster, for approved remediations only (diagnosis never imports this file).
+ * Writes to the cluster, for approved remediations only (a diagnosis and the offers it computes get
+ * only the memoised reader).
  *
  * Every read here is fresh (no memo: a plan must see the live object), every patch is a JSON merge
  * patch or a JSON patch (API servers answer 415 to strategic merge on custom resources), and every
