@@ -8,10 +8,10 @@
  * RBAC: get inferenceservices (read by the runner), list events, list servingruntimes / clusterservingruntimes.
  * Emits: ISVC_NOT_READY, MODEL_LOAD_FAILED, NO_SUPPORTING_RUNTIME.
  */
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { componentsOf, conditionOf, formatCondition, refOf } from '../src/kube/inference-service-view.js';
 

@@ -12,14 +12,15 @@
  * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
-import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 const ACCESS_DENIED =
   /AccessDenied|Access Denied|\b403\b|Forbidden|NoCredentialsError|Unable to locate credentials|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken|Permission denied|PermissionDenied|permission_denied|does not have storage\.objects\.\w+ access|AuthorizationPermissionMismatch|AuthenticationFailed|DefaultCredentialsError|invalid_grant|\b401\b|Unauthorized|credentials/i;
@@ -68,7 +69,7 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
   const causes = causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
-  const restart = restartRemediation(ctx, pods, { component: component ?? 'predictor', ...(revision ? { revision } : {}) });
+  const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
   return [
     finding('STORAGE_INIT_FAILED', {
       subject,

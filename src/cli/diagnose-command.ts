@@ -3,19 +3,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
-import { diagnose } from '../diagnosis/diagnose.js';
-import { parseMemory } from '../remediation/memory-cap.js';
-import type { DiagnosisConfig, LinkTemplate } from '../diagnosis/playbook.js';
-import type { Report } from '../diagnosis/types.js';
+import { diagnose } from '../app/diagnoser.js';
+import { colorWanted, type DiagnosisConfig, type LinkTemplate } from '../config.js';
+import { parseMemory } from '../core/memory-quantity.js';
+import { nameError } from '../core/names.js';
+import type { Report } from '../findings/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
-import { dns1123LabelError } from '../kube/names.js';
 import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
+import { usageOf } from './cli-commands.js';
+import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 
-export const DIAGNOSE_USAGE = 'usage: isvc-doctor diagnose NAME [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json] [--config FILE]';
+const DIAGNOSE_USAGE = usageOf('diagnose');
 
 export interface DiagnoseArgs {
   name: string;
@@ -53,7 +55,7 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
   if (name.includes('/') && !namespace) [namespace, name] = name.split('/', 2) as [string, string];
   namespace ??= 'default';
   for (const [value, what] of [[name, 'InferenceService name'], [namespace, 'namespace']] as const) {
-    const problem = dns1123LabelError(value, what);
+    const problem = nameError(value, what);
     if (problem) throw new UsageError(problem);
   }
   const output = values.output ?? 'text';
@@ -126,10 +128,10 @@ export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   return diagnose(kc, target, { config });
 }
 
-export async function runDiagnoseCommand(argv: string[], io: { stdout: NodeJS.WritableStream } = { stdout: process.stdout }): Promise<number> {
+export async function runDiagnoseCommand(argv: string[], io: Pick<CliIo, 'stdout'> = { stdout: process.stdout }): Promise<number> {
   const args = parseDiagnoseArgs(argv);
   const report = await runDiagnosis(args);
-  const color = args.output === 'text' && (io.stdout as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
+  const color = args.output === 'text' && colorWanted((io.stdout as { isTTY?: boolean }).isTTY === true);
   io.stdout.write(args.output === 'json' ? `${renderJsonReport(report)}\n` : renderTextReport(report, { color }));
   return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
