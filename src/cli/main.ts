@@ -10,7 +10,7 @@ import { UsageError } from './usage-error.js';
 const HELP = `isvc-doctor: why is my KServe / KFServing InferenceService not ready?
 
 ${DIAGNOSE_USAGE}
-usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]
+usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE] [--request-log FILE]
 usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]
 
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
