@@ -12,7 +12,7 @@ import { procMemory, resetPeak, settledMemory } from './proc-memory.js';
 import { serviceCount } from './row-watcher-rss.js';
 import { SIGNING_SECRET, startServeProcess } from './serve-process.js';
 import type { SimulatorProcess } from './simulator-process.js';
-import { formatSummary, mb, ms, summary } from './summary.js';
+import { formatSummary, mb, ms, summary, times } from './summary.js';
 
 interface StatusRun {
   idleMb: number;
@@ -58,7 +58,7 @@ export const statusRow: BenchRow = {
     const paged = runs.every((r) => r.lists > 0 && r.paged === r.lists);
     ctx.detail(`per run: growth ${runs.map((r) => mb(r.growthMb)).join(', ')}, answered in ${runs.map((r) => ms(r.ms)).join(', ')}, ${runs[0]!.lists} list requests, ${runs[0]!.paged} with limit`);
     return [
-      { row: `/isvc status, ${count.toLocaleString('en-US')} services: bot memory growth`, figure: `+${formatSummary(growth, mb)} peak over idle`, anchor: `idle ${formatSummary(summary(runs.map((r) => r.idleMb)), mb)}`, ratio: formatSummary(summary(runs.map((r) => r.growthMb / 50)), (v) => `${v.toFixed(1)}× target`), target: '< 50 MB', met: growth.median < 50 },
+      { row: `/isvc status, ${count.toLocaleString('en-US')} services: bot memory growth`, figure: `+${formatSummary(growth, mb)} peak over idle`, anchor: `idle ${formatSummary(summary(runs.map((r) => r.idleMb)), mb)}`, ratio: `${formatSummary(summary(runs.map((r) => r.growthMb / 50)), times)} of the target`, target: '< 50 MB', met: growth.median < 50 },
       { row: `/isvc status, ${count.toLocaleString('en-US')} services: lists paged`, figure: paged ? `yes (${runs[0]!.lists} list requests with limit)` : `no: ${runs[0]!.lists - runs[0]!.paged} of ${runs[0]!.lists} list requests without limit`, anchor: '—', ratio: '—', target: 'limit/continue', met: paged },
     ];
   },

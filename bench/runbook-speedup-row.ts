@@ -29,7 +29,7 @@ export function runbookSpeedupRow(options: { id: string; title: string; side: Si
       const units = await sharedComparison(ctx);
       for (const latency of DIAGNOSIS_LATENCIES) {
         const s = speedup(units, side, latency, (u) => u.shortest);
-        ctx.detail(`@${latency} ms against the runbook's shortest path (${formatSummary(s.anchor, ms)}): ${what} ${formatSummary(s.ratio, times)} faster`);
+        ctx.detail(`@${latency} ms against the runbook's shortest path (${formatSummary(s.anchor, ms)}): shortest path ÷ ${what} ${formatSummary(s.ratio, times)}`);
       }
       return DIAGNOSIS_LATENCIES.map((latency) => {
         const s = speedup(units, side, latency, (u) => u.runbook);
@@ -37,7 +37,7 @@ export function runbookSpeedupRow(options: { id: string; title: string; side: Si
           row: `${what} diagnosis vs runbook @${latency} ms (${s.scenarios} scenario${s.scenarios === 1 ? '' : 's'})`,
           figure: `${what} ${formatSummary(s.figure, ms)}`,
           anchor: `runbook script ${formatSummary(s.anchor, ms)}`,
-          ratio: `${formatSummary(s.ratio, times)} faster`,
+          ratio: `${formatSummary(s.ratio, times)} (runbook ÷ ${what})`,
           target: `≥ ${target}×`,
           met: s.ratio.median >= target,
         };
