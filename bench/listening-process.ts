@@ -11,8 +11,17 @@ export interface ListeningProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Every child still running, so that an interrupted bench leaves none behind. */
+const live = new Set<ChildProcess>();
+
+export function killAllChildren(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
 export async function startListening(label: string, command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ListeningProcess> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => {

@@ -10,6 +10,7 @@ import { BENCH_USAGE, BenchUsageError, parseBenchOptions, type BenchOptions } fr
 import type { TableLine } from './bench-row.js';
 import { BENCH_ROWS } from './bench-rows.js';
 import { finalTable } from './final-table.js';
+import { killAllChildren } from './listening-process.js';
 
 function load(): string {
   return os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -17,7 +18,10 @@ function load(): string {
 
 async function runRows(options: BenchOptions): Promise<TableLine[]> {
   const ctx = createBenchContext(options);
-  const stop = () => void ctx.close().finally(() => process.exit(130));
+  const stop = () => {
+    killAllChildren();
+    void ctx.close().finally(() => process.exit(130));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const lines: TableLine[] = [];
