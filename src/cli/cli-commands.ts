@@ -22,7 +22,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'simulate',
-    usage: 'isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]',
+    usage: 'isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE] [--request-log FILE]',
     load: async () => (await import('./simulate-command.js')).runSimulateCommand,
   },
   {
