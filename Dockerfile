@@ -27,8 +27,9 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # the node image's "node" user, by number so that Kubernetes can check runAsNonRoot
 USER 1000:1000
-EXPOSE 3000
+# 3000: Slack's requests (HTTP mode); 9090: /metrics, /healthz, /readyz
+EXPOSE 3000 9090
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.METRICS_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/src/cli/isvc-doctor.js"]
 CMD ["serve", "--config", "/etc/isvc-doctor/config.yaml"]

@@ -43,6 +43,7 @@ export async function startServeProcess(ctx: BenchContext, options: ServeOptions
     SLACK_API_URL: slack.apiUrl,
     REDIS_URL: await ctx.redisUrl(),
     PORT: '0',
+    METRICS_PORT: '0',
     KUBECONFIG: options.kubeconfig,
   };
   const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all'];

@@ -12,6 +12,7 @@ import { CodedError } from './core/coded-error.js';
 import { parseDuration } from './core/duration.js';
 import { errorMessage } from './core/error-message.js';
 import { DEFAULT_MAX_MEMORY, parseMemory } from './core/memory-quantity.js';
+import { LOG_LEVELS, type LogLevel } from './core/logger.js';
 import { DNS1123_LABEL } from './core/names.js';
 
 export class ConfigError extends CodedError<'CONFIG_INVALID'> {
@@ -89,6 +90,8 @@ export const fileConfigSchema = z
         maxMemory: z.string().regex(/^\d+(\.\d+)?([KMGT]i?|k)?$/, 'expected a memory quantity like 16Gi').default('16Gi'),
         verifyTimeout: duration.default('3m'),
         verifyPoll: duration.default('5s'),
+        /** The remediation audit stream keeps about this many entries (XADD MAXLEN ~): the oldest go first. */
+        auditMaxEntries: z.number().int('expected an integer').min(100).max(10_000_000).default(10_000),
       })
       .strict()
       .default({}),
@@ -110,6 +113,9 @@ export const envSchema = z.object({
   SLACK_API_URL: z.string().url('expected a URL like https://slack.com/api/').default('https://slack.com/api/'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a URL like redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
+  /** /metrics, /healthz and /readyz: a port of their own, never the one Slack's requests reach. */
+  METRICS_PORT: port.default(9090),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `expected one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
   KUBECONFIG: z.string().min(1).optional(),
   /** How long running jobs get to finish on SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'expected milliseconds' }).int().min(0).default(30_000),
@@ -123,14 +129,18 @@ export interface AppConfig {
   /** The watcher's Lease; namespace null: the pod's own namespace (or the kubeconfig context's). */
   leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
   /** Who approves where, proposal expiry, the memory cap, verification bounds. */
-  remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number };
+  remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number; auditMaxEntries: number };
   /** null: every namespace. */
   namespaces: string[] | null;
   queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
   diagnosis: DiagnosisConfig;
   slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
   redisUrl: string;
+  /** Slack's requests (HTTP mode). */
   port: number;
+  /** /metrics, /healthz, /readyz. */
+  metricsPort: number;
+  logLevel: LogLevel;
   kubeconfig: string | null;
   shutdownTimeoutMs: number;
   /** The pod's own namespace, when it runs in a cluster (POD_NAMESPACE or the service account's). */
@@ -158,6 +168,9 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
   if (!socketMode && !e.data.SLACK_SIGNING_SECRET) {
     throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
+  if (!socketMode && e.data.METRICS_PORT !== 0 && e.data.METRICS_PORT === e.data.PORT) {
+    throw new ConfigError(`env: METRICS_PORT: must differ from PORT (${e.data.PORT}): metrics and health are served apart from Slack's requests`);
+  }
   const apiUrl = e.data.SLACK_API_URL.endsWith('/') ? e.data.SLACK_API_URL : `${e.data.SLACK_API_URL}/`;
   return {
     approvers: f.approvers,
@@ -170,6 +183,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_MAX_MEMORY,
       verifyTimeoutMs: f.remediation.verifyTimeout,
       verifyPollMs: f.remediation.verifyPoll,
+      auditMaxEntries: f.remediation.auditMaxEntries,
     },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
@@ -183,6 +197,8 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     },
     redisUrl: e.data.REDIS_URL,
     port: e.data.PORT,
+    metricsPort: e.data.METRICS_PORT,
+    logLevel: e.data.LOG_LEVEL,
     kubeconfig: e.data.KUBECONFIG ?? null,
     shutdownTimeoutMs: e.data.SHUTDOWN_TIMEOUT_MS,
     podNamespace: e.data.POD_NAMESPACE ?? null,

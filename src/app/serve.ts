@@ -8,7 +8,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { App } from '@slack/bolt';
 import type { Worker } from 'bullmq';
-import { healthRoutes, startHealthServer } from '../bot/health-routes.js';
+import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
@@ -16,6 +16,7 @@ import { loadKubeConfig } from '../kube/client.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import { closeWorker } from './close-worker.js';
 import { createDiagnoser } from './diagnoser.js';
+import { startMetricsServer } from './metrics-server.js';
 import { startDiagnosisWorker } from './diagnosis-worker.js';
 import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
@@ -38,9 +39,12 @@ export interface ServeOptions {
 }
 
 export interface RunningServe {
-  /** The HTTP port (Slack events in HTTP mode, health routes always). */
+  /** Slack's HTTP port (HTTP mode), else the metrics port. */
   port: number;
   url: string;
+  /** /metrics, /healthz, /readyz (METRICS_PORT). */
+  metricsPort: number;
+  metricsUrl: string;
   queue: DiagnosisQueue;
   worker: Worker | null;
   app: App | null;
@@ -60,7 +64,7 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 /** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
 function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
   const prefix = options.queuePrefix ?? 'bull';
   const metrics = createBotMetrics();
@@ -84,6 +88,7 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
   incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
+  if (incidents.watcher) metrics.observeWatcher(incidents.watcher);
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
   return { config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
 }
@@ -91,29 +96,28 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
 type Services = ReturnType<typeof buildServices>;
 
 /** The parts the role runs; `httpClosers` stop taking requests (Slack, the health server). */
-async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number }> {
+async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number; metricsPort: number }> {
   const { config, queue, slack, remediation, logger } = s;
   let app: App | null = null;
-  let port = config.port;
+  let port = 0;
+  let metricsPort = 0;
   const worker = parts.workers ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger }) : null;
   try {
     if (parts.web) {
       const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-      const web = await startWeb(config, s.routes, { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
     }
-    if (!parts.web || config.slack.socketMode) {
-      const health = await startHealthServer(s.routes, config.port);
-      port = health.port;
-      httpClosers.push(() => new Promise((resolve) => (health.server.close(resolve), health.server.closeIdleConnections())));
-    }
+    const ops = await startMetricsServer(s.routes, config.metricsPort);
+    metricsPort = ops.port;
+    httpClosers.push(ops.close);
   } catch (error) {
     await worker?.close(true).catch(() => undefined);
     throw error;
   }
-  return { app, worker, port };
+  return { app, worker, port: port || metricsPort, metricsPort };
 }
 
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
@@ -131,11 +135,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     await queue.close();
     throw error;
   }
-  const { app, worker, port } = started;
-  logger.info(`isvc-doctor serve: role ${role}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
+  const { app, worker, port, metricsPort } = started;
+  logger.debug('config', { namespaces: config.namespaces ?? 'all', alerts: config.alerts, approvers: config.approvers.length, queue: config.queue, leaderElection: config.leaderElection });
+  logger.info(`isvc-doctor serve: role ${role}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    metricsPort,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     queue,
     worker,
     app,

@@ -57,7 +57,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  process.stdout.write(`listening on ${bot.url}\n`);
+  process.stdout.write(`listening on ${bot.url}\nmetrics on ${bot.metricsUrl}\n`);
   const running = bot;
   // SIGTERM / SIGINT: graceful shutdown (startServe's close: no new Slack requests, Lease released,
   // running jobs finish until SHUTDOWN_TIMEOUT_MS, then go back to the queue). A second signal stops at once.

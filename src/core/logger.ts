@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
+  debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
@@ -34,17 +35,22 @@ export function currentRequestId(): string | undefined {
   return requests.getStore()?.requestId;
 }
 
-export function createLogger(options: { quiet?: boolean; write?: (line: string) => void } = {}): Logger {
+/** The levels of `LOG_LEVEL`, least severe first: a logger writes its level and those after it. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function createLogger(options: { level?: LogLevel; quiet?: boolean; write?: (line: string) => void } = {}): Logger {
   const out = options.write ?? ((line: string) => void process.stderr.write(line));
-  const write = (level: string) => (message: string, fields: LogFields = {}) => {
-    if (options.quiet && level !== 'error') return;
+  const least = LOG_LEVELS.indexOf(options.quiet ? 'error' : (options.level ?? 'info'));
+  const write = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
+    if (LOG_LEVELS.indexOf(level) < least) return;
     const requestId = currentRequestId();
     out(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...(requestId ? { requestId } : {}), ...fields })}\n`);
   };
-  return { info: write('info'), warn: write('warn'), error: write('error') };
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** `fn` bound to the current request context (for work queued now and run later, e.g. after the ack). */
 export function bindRequestContext<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {

@@ -56,7 +56,7 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
       queue: { concurrency: 4, backoffMs: 50, attempts: 3 },
       ...options.file,
     },
-    { SLACK_BOT_TOKEN: 'xoxb-incident', SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0' },
+    { SLACK_BOT_TOKEN: 'xoxb-incident', SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', METRICS_PORT: '0' },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const kube = makeKubeClients(kubeConfig);

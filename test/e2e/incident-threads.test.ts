@@ -48,7 +48,7 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   expect(h.threadOf(rootTs).some((c) => /default\/iris is Ready again \(recovered after/.test(String(c.body.text)))).toBe(true);
   expect(h.roots()).toHaveLength(1);
   // the incident jobs are counted on /metrics (once the worker reports the recover job done)
-  const metrics = async () => (await fetch(`${bot.url}/metrics`)).text();
+  const metrics = async () => (await fetch(`${bot.metricsUrl}/metrics`)).text();
   await until(async () => /isvc_doctor_incident_jobs_total\{kind="recover",outcome="done"\} 1/.test(await metrics()), 'the recover job on /metrics');
   expect(await metrics()).toMatch(/isvc_doctor_incident_jobs_total\{kind="open",outcome="done"\} 1/);
 });

@@ -18,7 +18,7 @@ describe('Redis down at command time', () => {
   /** /readyz past its 2-second cache. */
   const readiness = async () => {
     clock.advance(2100);
-    const res = await fetch(`${h.bot.url}/readyz`);
+    const res = await fetch(`${h.bot.metricsUrl}/readyz`);
     return { status: res.status, checks: ((await res.json()) as { checks: { redis: string } }).checks };
   };
   beforeAll(async () => {
@@ -43,7 +43,7 @@ describe('Redis down at command time', () => {
     expect(answer.body.text).toContain('try again');
     expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
     // still alive: health is fine, readiness says why not
-    expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${h.bot.metricsUrl}/healthz`)).status).toBe(200);
     const down = await readiness();
     expect(down.status).toBe(503);
     expect(down.checks.redis).toMatch(/^unavailable/);

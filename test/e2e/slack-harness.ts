@@ -39,7 +39,7 @@ export async function startBotHarness(
   const prefix = `e2e-${randomUUID().slice(0, 8)}`;
   const config = buildConfig(
     { namespaces: ['default', 'kserve-test'], queue: { concurrency: 4, backoffMs: 50, attempts: 3 }, ...options.file },
-    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}) },
+    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', METRICS_PORT: '0', ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}) },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const others: RunningServe[] = [];

@@ -111,13 +111,16 @@ describe('slash command over HTTP', () => {
     }
   });
 
-  it('serves /healthz, /readyz and /metrics next to /slack/events', async () => {
-    expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${h.bot.url}/readyz`);
+  it('serves /healthz, /readyz and /metrics on the metrics port, not on the port of /slack/events', async () => {
+    expect(h.bot.metricsPort).not.toBe(h.bot.port);
+    expect((await fetch(`${h.bot.metricsUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${h.bot.metricsUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { redis: 'ok', kubernetes: 'ok' } });
-    const metrics = await (await fetch(`${h.bot.url}/metrics`)).text();
+    const metrics = await (await fetch(`${h.bot.metricsUrl}/metrics`)).text();
     expect(metrics).toContain('isvc_doctor_commands_total');
     expect(metrics).toMatch(/isvc_doctor_diagnoses_total\{outcome="reported",root_cause="STORAGE_URI_NOT_FOUND"\} \d+/);
+    // an ingress that routes Slack's port reaches none of them
+    for (const route of ['/metrics', '/healthz', '/readyz']) expect((await fetch(`${h.bot.url}${route}`)).status).toBe(404);
   });
 });

@@ -85,8 +85,8 @@ describe('Socket Mode', () => {
     expect(textOf(msg.body)).toContain('`sklearn-iris`');
   });
 
-  it('serves the health routes on PORT', async () => {
-    expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${h.bot.url}/metrics`)).status).toBe(200);
+  it('serves the health routes on METRICS_PORT', async () => {
+    expect((await fetch(`${h.bot.metricsUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${h.bot.metricsUrl}/metrics`)).status).toBe(200);
   });
 });

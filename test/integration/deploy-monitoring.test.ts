@@ -2,7 +2,7 @@
  * deploy/optional/monitoring against the code: the PodMonitor selects the bot's pods on a port they
  * have and names the job the alerts and dashboard select; every metric the alerts and the Grafana
  * dashboard query is one the bot exports (src/bot/metrics.ts; process and Node.js metrics under
- * today's prefixed names or the standard ones), and each of the bot's own metrics has a panel.
+ * their standard names), and each of the bot's own metrics has a panel.
  * promtool checks the rules' syntax and behaviour in CI (scripts/check-prometheus-rules.mjs).
  */
 import { createBotMetrics } from '../../src/bot/metrics.js';
@@ -17,11 +17,9 @@ const pod = (findObject(objects, 'Deployment', 'isvc-doctor', 'isvc-doctor')!.sp
 
 const exprs = () => [...rule.spec.groups.flatMap((g) => g.rules.map((r) => r.expr)), ...dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr))];
 
-/** Metric names a PromQL expression reads: plain names, and {__name__=~"(isvc_doctor_)?NAME"} as today's name. */
+/** Metric names a PromQL expression reads: the bot's own, and the standard process and Node.js ones. */
 function metricNames(expr: string): string[] {
-  const names = [...expr.matchAll(/\b(isvc_doctor_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
-  for (const m of expr.matchAll(/__name__=~"\(isvc_doctor_\)\?([a-z0-9_]+)"/g)) names.push(`isvc_doctor_${m[1]}`);
-  return names.filter((n) => n !== 'isvc_doctor_');
+  return [...expr.matchAll(/\b((?:isvc_doctor|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
 }
 
 it('the PodMonitor scrapes the bot pods on a port they have, as job isvc-doctor', () => {
@@ -42,7 +40,8 @@ it('queries only metrics the bot exports, and gives each of its own metrics a pa
   }
   const queried = new Set(exprs().flatMap(metricNames));
   expect([...queried].filter((n) => !exported.has(n))).toEqual([]);
-  const own = [...exported].filter((n) => !/^isvc_doctor_(process|nodejs)_/.test(n) && !/_(bucket|sum|count)$/.test(n));
+  expect([...queried].filter((n) => /^(process|nodejs)_/.test(n)).sort()).toEqual(['nodejs_eventloop_lag_p99_seconds', 'process_cpu_seconds_total', 'process_resident_memory_bytes']);
+  const own = [...exported].filter((n) => n.startsWith('isvc_doctor_') && !/_(bucket|sum|count)$/.test(n));
   const panelled = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => metricNames(t.expr))).map((n) => n.replace(/_bucket$/, '')));
   expect(own.filter((n) => !panelled.has(n))).toEqual([]);
   // every alert the prose of docs/operations.md lists

@@ -27,6 +27,8 @@ const SECRET = 'shutdown-signing-secret';
 interface Serve {
   child: ChildProcess;
   url: string;
+  /** /metrics, /healthz, /readyz: METRICS_PORT. */
+  metricsUrl: string;
   stderr(): string;
   logs(): Array<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -41,7 +43,7 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   const config = path.join(dir, `${queueName}.yaml`);
   writeFileSync(config, `namespaces: [default]\nqueue: {name: ${queueName}, attempts: 3, backoffMs: 100}\n`);
   const child = spawn(process.execPath, [CLI, 'serve', '--config', config], {
-    env: { PATH: process.env.PATH!, SLACK_BOT_TOKEN: 'xoxb-shutdown', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: process.env.REDIS_URL!, PORT: '0', KUBECONFIG: path.join(dir, 'kubeconfig'), ...env },
+    env: { PATH: process.env.PATH!, SLACK_BOT_TOKEN: 'xoxb-shutdown', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: process.env.REDIS_URL!, PORT: '0', METRICS_PORT: '0', KUBECONFIG: path.join(dir, 'kubeconfig'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -49,11 +51,11 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\nmetrics on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (m) resolve([m[1]!, m[2]!]);
     });
     void exited.then(({ code }) => reject(new Error(`serve exited ${code}: ${err}`)));
   });
@@ -62,7 +64,7 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { child, url, stderr: () => err, logs, exited };
+  return { child, url, metricsUrl, stderr: () => err, logs, exited };
 }
 
 
@@ -129,7 +131,7 @@ it('SIGTERM past the deadline: the running job goes back to the queue, exit 0, a
   await until(() => answered('C0SHUT2'), 'the answer from the next serve', 30_000);
   await until(() => second.logs().some((l) => l.msg === 'job done'), 'the job to complete');
   // the operations metrics: diagnoses by root cause, durations, queue depth and age, remediations, Slack errors
-  const metrics = await (await fetch(`${second.url}/metrics`)).text();
+  const metrics = await (await fetch(`${second.metricsUrl}/metrics`)).text();
   expect(metrics).toContain('isvc_doctor_diagnoses_total{outcome="reported",root_cause="STORAGE_URI_NOT_FOUND"} 1');
   expect(metrics).toMatch(/^isvc_doctor_diagnosis_duration_seconds_count 1$/m);
   expect(metrics).toMatch(/^isvc_doctor_queue_jobs\{state="active"\} 0$/m);

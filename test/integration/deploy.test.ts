@@ -33,7 +33,7 @@ type Container = {
   volumeMounts?: Array<{ name: string; mountPath: string }>;
 };
 type PodSpec = { serviceAccountName?: string; securityContext?: Record<string, any>; containers: Container[]; volumes?: Array<{ name: string; configMap?: { name: string } }>; terminationGracePeriodSeconds?: number };
-type Workload = ManifestObject & { spec: { replicas?: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: PodSpec }; volumeClaimTemplates?: unknown[] } };
+type Workload = ManifestObject & { spec: { replicas?: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec }; volumeClaimTemplates?: unknown[] } };
 
 const rendered = new Map<string, ManifestObject[]>();
 const objectsOf = (overlay: string) => {
@@ -101,6 +101,8 @@ describe.each(overlays)('overlay %s', (overlay) => {
     const config = buildConfig(parseYaml(configFileOf(objs)), envVars);
     expect(config.slack.socketMode).toBe(socketMode);
     expect(config.port).toBe(3000);
+    expect(config.metricsPort).toBe(9090);
+    expect(config.logLevel).toBe('info');
     expect(config.approvers).toEqual([]);
     // the Lease the watcher takes is the one the leader-election Role names, in the pod's namespace
     const leaseRole = findObject(objs, 'Role', 'isvc-doctor-leader-election', 'isvc-doctor') as ManifestObject & { rules: Array<{ resourceNames?: string[] }> };
@@ -119,14 +121,17 @@ describe.each(overlays)('overlay %s', (overlay) => {
     expect(redisArgs).toContain('--user isvc-doctor on >$(REDISCLI_AUTH)');
   });
 
-  it('probes /healthz and /readyz on the HTTP port, and is locked down', () => {
+  it('probes /healthz and /readyz on the metrics port, and is locked down', () => {
     const w = bot(objectsOf(overlay));
     const c = container(w);
     const http = c.ports!.find((p) => p.name === 'http')!;
     expect(String(http.containerPort)).toBe(env(c, 'PORT')!.value);
-    expect(c.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(c.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(c.startupProbe!.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    const metrics = c.ports!.find((p) => p.name === 'metrics')!;
+    expect(String(metrics.containerPort)).toBe(env(c, 'METRICS_PORT')!.value);
+    expect(w.spec.template.metadata.annotations?.['prometheus.io/port']).toBe(env(c, 'METRICS_PORT')!.value);
+    expect(c.livenessProbe!.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(c.readinessProbe!.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(c.startupProbe!.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
     expect(c.resources!.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
     expect(c.resources!.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
     const pod = w.spec.template.spec.securityContext!;
@@ -178,7 +183,7 @@ describe.each(overlays)('overlay %s', (overlay) => {
     const fromPrometheus = (r: Rule) => (r.from ?? []).length > 0 && r.from!.every((f) => f.podSelector?.matchLabels['app.kubernetes.io/name'] === 'prometheus');
     const portsOf = (rs: Rule[]) => rs.flatMap((r) => (r.ports ?? [{ port: -1 }]).map((x) => x.port));
     // Prometheus (any namespace) reaches the port /metrics is served on, in both modes
-    expect(portsOf(rules.filter(fromPrometheus))).toEqual([Number(env(container(bot(objs)), 'PORT')!.value)]);
+    expect(portsOf(rules.filter(fromPrometheus))).toEqual([Number(env(container(bot(objs)), 'METRICS_PORT')!.value)]);
     const ingressPorts = portsOf(rules.filter((r) => !fromPrometheus(r)));
     const services = objs.filter((o) => o.kind === 'Service' && matches(((o.spec as { selector?: Record<string, string> }).selector ?? {}), labels));
     expect(objs.filter((o) => o.kind === 'Ingress')).toEqual([]);
@@ -203,7 +208,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(dockerfile).toMatch(/^USER 1000:1000$/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--", "node", "\/app\/dist\/src\/cli\/isvc-doctor\.js"\]$/m);
-    expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m);
+    expect(dockerfile).toMatch(/^EXPOSE 3000 9090$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*METRICS_PORT \|\| 9090\) \+ '\/healthz'/m);
   });
 });

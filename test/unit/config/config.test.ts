@@ -28,6 +28,21 @@ describe('config', () => {
     expect(c.slack).toEqual({ botToken: 'xoxb-test', signingSecret: 'secret', appToken: null, apiUrl: 'https://slack.com/api/', socketMode: false });
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.port).toBe(3000);
+    expect(c.metricsPort).toBe(9090);
+    expect(c.logLevel).toBe('info');
+    expect(c.remediation.auditMaxEntries).toBe(10_000);
+  });
+
+  it('takes the metrics port, the log level and the audit retention', () => {
+    const c = buildConfig({ remediation: { auditMaxEntries: 500 } }, { ...env, METRICS_PORT: '9100', LOG_LEVEL: 'debug' });
+    expect(c.metricsPort).toBe(9100);
+    expect(c.logLevel).toBe('debug');
+    expect(c.remediation.auditMaxEntries).toBe(500);
+    expect(errorOf(() => buildConfig({}, { ...env, LOG_LEVEL: 'verbose' })).message).toBe('env: LOG_LEVEL: expected one of debug, info, warn, error');
+    expect(errorOf(() => buildConfig({ remediation: { auditMaxEntries: 5 } }, env)).message).toBe('config: remediation.auditMaxEntries: Number must be greater than or equal to 100');
+    // Slack's port never serves the metrics; in Socket Mode nothing listens on PORT
+    expect(errorOf(() => buildConfig({}, { ...env, PORT: '9090' })).message).toMatch(/^env: METRICS_PORT: must differ from PORT \(9090\)/);
+    expect(buildConfig({}, { SLACK_BOT_TOKEN: 'x', SLACK_APP_TOKEN: 'xapp-1', PORT: '9090' }).metricsPort).toBe(9090);
   });
 
   it('reads the YAML file and the environment', () => {
