@@ -33,7 +33,7 @@ export function createRemediationDeps(w: RemediationWiring): RemediationDeps {
     config: { ...w.config.remediation, approvers: w.config.approvers, knativeNamespace: w.config.diagnosis.knativeNamespace },
     writer: new ClusterWriter(makeKubeClients(w.kubeConfig)),
     store: new ProposalStore(w.redis, w.keyPrefix),
-    audit: new AuditLog(w.redis, w.keyPrefix),
+    audit: new AuditLog(w.redis, w.keyPrefix, w.config.remediation.auditMaxEntries),
     notify: w.notify,
     groups: w.groups,
     enqueue: w.enqueue,

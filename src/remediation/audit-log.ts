@@ -1,7 +1,9 @@
 /**
- * The append-only audit record of remediations: a Redis stream (XADD only, never trimmed by the
- * bot) with one entry per event: proposed, approved, rejected, refused, expired, superseded,
- * applied, failed, verified; who, when, the action, the object, the patch, the outcome.
+ * The append-only audit record of remediations: a Redis stream with one entry per event: proposed,
+ * approved, rejected, refused, expired, superseded, applied, failed, verified; who, when, the
+ * action, the object, the patch, the outcome. Each XADD caps the stream at about `maxEntries`
+ * (`MAXLEN ~`: Redis drops whole nodes of the oldest entries, so it may keep up to a node more),
+ * the config's `remediation.auditMaxEntries`; entries are never changed.
  */
 import type { Redis } from 'ioredis';
 
@@ -25,18 +27,22 @@ export interface AuditRecord extends AuditEntry {
   at: string;
 }
 
+/** The entries the stream keeps unless configured otherwise (about 0.5 KB each). */
+export const DEFAULT_AUDIT_MAX_ENTRIES = 10_000;
+
 export class AuditLog {
   readonly key: string;
   constructor(
     private readonly redis: Redis,
     prefix: string,
+    private readonly maxEntries = DEFAULT_AUDIT_MAX_ENTRIES,
   ) {
     this.key = `${prefix}:remediation:audit`;
   }
 
   async append(entry: AuditEntry, now = new Date()): Promise<string> {
     const fields = Object.entries({ at: now.toISOString(), ...entry }).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
-    return (await this.redis.xadd(this.key, '*', ...fields)) ?? '';
+    return (await this.redis.xadd(this.key, 'MAXLEN', '~', this.maxEntries, '*', ...fields)) ?? '';
   }
 
   /** Entries, oldest first (optionally those of one proposal). */

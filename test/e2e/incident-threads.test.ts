@@ -107,6 +107,9 @@ it('two bot processes post one incident; when the leader stops, the other takes 
   const [leader, other] = a.incidents.watcher!.isLeader() ? [a, b] : [b, a];
   await leader.incidents.watcher!.leading();
   expect(other.incidents.watcher!.isLeader()).toBe(false);
+  // each replica says on /metrics whether it leads
+  const leads = async (bot: typeof a) => /^isvc_doctor_watcher_leader 1$/m.test(await (await fetch(`${bot.metricsUrl}/metrics`)).text());
+  expect([await leads(leader), await leads(other)]).toEqual([true, false]);
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
   const rootTs = h.roots()[0]!.response!.ts as string;
