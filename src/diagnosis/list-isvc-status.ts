@@ -1,14 +1,19 @@
-/** For `/isvc status`: the InferenceServices of a namespace (every supported API version) and whether each is Ready. */
-import type { KubeConfig } from '@kubernetes/client-node';
+/**
+ * For `/isvc status` and `isvc-doctor status`: the InferenceServices of a namespace, or of every
+ * namespace, at every supported API version, and whether each is Ready. Lists are read in pages
+ * (limit / continue), so a cluster with thousands of them is never read in one answer.
+ */
+import type { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { makeKubeClients } from '../kube/client.js';
 import { statusOf } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import { conditionOf, isvcUrl } from '../kube/inference-service-view.js';
-import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { inferenceServiceSchema, parseItems } from '../kube/schemas.js';
 
-/** One row of `/isvc status`. */
+/** One row of a status list. */
 export interface IsvcStatus {
+  namespace: string;
   name: string;
   /** null when the InferenceService reports no Ready condition yet. */
   ready: boolean | null;
@@ -17,28 +22,39 @@ export interface IsvcStatus {
   apiVersion: string;
 }
 
-export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string): Promise<IsvcStatus[]> {
+export interface ListIsvcStatusOptions {
+  /** Items per page (default 250). */
+  pageSize?: number;
+}
+
+const PAGE_SIZE = 250;
+
+/** The InferenceServices of `namespace` (null: every namespace), ordered as the API lists them. */
+export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatus[]> {
   const { custom } = makeKubeClients(kubeConfig);
+  const where = namespace ?? 'any namespace';
   const lists = await Promise.all(
     INFERENCE_SERVICE_VERSIONS.map(async (r) => {
       try {
-        const raw = (await custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural })) as { items?: unknown };
-        return parseItems(inferenceServiceSchema, raw?.items).map((o) => ({ o, apiVersion: `${r.group}/${r.version}` }));
+        const items = await listAllPages(custom, r, namespace, options.pageSize ?? PAGE_SIZE);
+        return parseItems(inferenceServiceSchema, items).map((o) => ({ o, apiVersion: `${r.group}/${r.version}` }));
       } catch (error) {
         const status = statusOf(error);
         if (status === 404 || status === 403) return [];
-        throw new ClusterUnreachableError(`cannot list inferenceservices in ${namespace}${status ? ` (HTTP ${status})` : ''}`, status);
+        throw new ClusterUnreachableError(`cannot list inferenceservices in ${where}${status ? ` (HTTP ${status})` : ''}`, status);
       }
     }),
   );
   const seen = new Set<string>();
   const out: IsvcStatus[] = [];
   for (const { o, apiVersion } of lists.flat()) {
-    if (seen.has(o.metadata.name)) continue;
-    seen.add(o.metadata.name);
+    const ns = o.metadata.namespace ?? namespace ?? 'default';
+    if (seen.has(`${ns}/${o.metadata.name}`)) continue;
+    seen.add(`${ns}/${o.metadata.name}`);
     const ready = conditionOf(o, 'Ready');
     const url = isvcUrl(o);
     out.push({
+      namespace: ns,
       name: o.metadata.name,
       ready: ready ? ready.status === 'True' : null,
       apiVersion,
@@ -47,4 +63,20 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string):
     });
   }
   return out;
+}
+
+/** Every item of one resource's list, a page at a time. */
+async function listAllPages(custom: CustomObjectsApi, r: CustomResource, namespace: string | null, limit: number): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let token: string | undefined;
+  do {
+    const page = { group: r.group, version: r.version, plural: r.plural, limit, ...(token ? { _continue: token } : {}) };
+    const raw = (namespace === null ? await custom.listClusterCustomObject(page) : await custom.listNamespacedCustomObject({ ...page, namespace })) as {
+      items?: unknown;
+      metadata?: { continue?: string };
+    };
+    if (Array.isArray(raw?.items)) items.push(...(raw.items as unknown[]));
+    token = raw?.metadata?.continue || undefined;
+  } while (token);
+  return items;
 }

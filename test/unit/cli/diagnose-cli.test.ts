@@ -1,5 +1,6 @@
 /** The CLI contract (shared/contract/cli.md): output formats and exit statuses, through main(). */
 import { describe, expect, it } from '@jest/globals';
+import { parse as parseYaml } from 'yaml';
 import { main } from '../../../src/cli/main.js';
 import { freePort } from '../../support/redis-server.js';
 import { runCliMain } from '../../support/run-cli.mjs';
@@ -32,6 +33,17 @@ describe('isvc-doctor diagnose', () => {
     expect(text.stdout).toContain('next: kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri');
   });
 
+  it('prints the same object as YAML with -o yaml', async () => {
+    const [json, yaml] = await Promise.all([run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'json']), run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'yaml'])]);
+    expect(yaml.code).toBe(1);
+    expect(yaml.stderr).toBe('');
+    const fromYaml = parseYaml(yaml.stdout) as { stats: { durationMs: number } };
+    const fromJson = JSON.parse(json.stdout) as { stats: { durationMs: number } };
+    fromYaml.stats.durationMs = fromJson.stats.durationMs = 0;
+    expect(fromYaml).toEqual(fromJson);
+    expect(yaml.stdout).toMatch(/^rootCause: STORAGE_URI_NOT_FOUND$/m);
+  });
+
   it('prints the root cause first in text', async () => {
     const r = await run(['diagnose', 'default/sklearn-iris', '--snapshot', SCENARIO]);
     expect(r.code).toBe(1);
@@ -50,7 +62,8 @@ describe('isvc-doctor diagnose', () => {
     [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid InferenceService name/],
     [['diagnose', 'sklearn-iris', '--bogus'], /Unknown option '--bogus'/],
     [['diagnose', 'sklearn-iris', '--snapshot', 'no/such/folder'], /does not exist/],
-    [['diagnose', 'sklearn-iris', '-o', 'yaml', '--snapshot', SCENARIO], /-o must be text or json/],
+    [['diagnose', 'sklearn-iris', '-o', 'xml', '--snapshot', SCENARIO], /-o must be text, json or yaml, not "xml"/],
+    [['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '--context', 'x'], /use either --snapshot or --kubeconfig\/--context/],
     [['diagnose'], /missing the InferenceService NAME/],
     [['frobnicate'], /unknown command/],
   ])('rejects bad usage %j with one clear message and exit 2', async (args, message) => {

@@ -28,7 +28,7 @@ function deps(diagnose: JobDeps['diagnose'], joined: Array<{ channel: string; th
     ephemeral: async () => undefined,
   };
   const store = { close: async () => joined, forget: async () => undefined, list: async () => joined, join: async () => true } as unknown as SubscriberStore;
-  const d: JobDeps = { diagnose, listStatus: async () => [{ name: 'a', ready: true, apiVersion: 'v' }], notify: slackDiagnosisNotifier(poster), store, backoffMs: 1000 };
+  const d: JobDeps = { diagnose, listStatus: async () => [{ namespace: 'default', name: 'a', ready: true, apiVersion: 'v' }], notify: slackDiagnosisNotifier(poster), store, backoffMs: 1000 };
   return { d, posted };
 }
 

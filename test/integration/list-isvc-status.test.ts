@@ -1,0 +1,36 @@
+/** The status list reads InferenceServices a page at a time (limit / continue), in one namespace or all of them. */
+import { KubeConfig } from '@kubernetes/client-node';
+import { listIsvcStatus } from '../../src/diagnosis/list-isvc-status.js';
+import { removeTempDirs } from '../support/temp-dirs.js';
+import { startTwoNamespaceCluster, type TwoNamespaceCluster } from '../support/two-namespace-cluster.js';
+
+let cluster: TwoNamespaceCluster;
+let kc: KubeConfig;
+beforeAll(async () => {
+  cluster = await startTwoNamespaceCluster();
+  kc = new KubeConfig();
+  kc.loadFromFile(cluster.kubeconfig);
+});
+afterAll(async () => {
+  await cluster?.close();
+  removeTempDirs();
+});
+
+const isvcLists = () => cluster.sim.requests.filter((r) => r.verb === 'list' && r.resource === 'inferenceservices' && r.group === 'serving.kserve.io');
+
+it('lists every namespace page by page, following continue tokens to the end', async () => {
+  cluster.sim.requests.length = 0;
+  const rows = await listIsvcStatus(kc, null, { pageSize: 1 });
+  expect(rows.map((r) => `${r.namespace}/${r.name}`).sort()).toEqual(['default/sklearn-iris', 'default/sklearn-iris-v2', 'payments-ml/fraud-lgbm']);
+  expect(rows.find((r) => r.name === 'fraud-lgbm')).toEqual(expect.objectContaining({ ready: false, apiVersion: 'serving.kserve.io/v1beta1' }));
+  const lists = isvcLists();
+  expect(lists.map((r) => r.namespace)).toEqual([undefined, undefined, undefined]);
+  expect(lists.map((r) => r.query.limit)).toEqual(['1', '1', '1']);
+  expect(lists.map((r) => Boolean(r.query.continue))).toEqual([false, true, true]);
+});
+
+it('lists one namespace in pages of 250 by default', async () => {
+  cluster.sim.requests.length = 0;
+  expect((await listIsvcStatus(kc, 'default')).map((r) => r.name)).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+  expect(isvcLists().map((r) => [r.namespace, r.query.limit])).toEqual([['default', '250']]);
+});
