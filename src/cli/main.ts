@@ -1,5 +1,5 @@
 /**
- * The isvc-doctor command: `diagnose`, `simulate`, `serve`. The one place that maps errors to
+ * The isvc-doctor command: `diagnose`, `simulate`, `serve`, `playground`. The one place that maps errors to
  * exit statuses: 2 bad usage or input, 3 cluster unreachable; never a stack trace.
  */
 import { ClusterUnreachableError } from '../kube/errors.js';
@@ -12,6 +12,7 @@ const HELP = `isvc-doctor: why is my KServe / KFServing InferenceService not rea
 ${DIAGNOSE_USAGE}
 usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]
 usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]
+usage: isvc-doctor playground [--port N] [--snapshot DIR ...]
 
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
 `;
@@ -36,6 +37,10 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         // loaded only for `serve`, so that `diagnose` never loads Slack, BullMQ or Redis clients
         const { runServeCommand } = await import('./serve-command.js');
         return await runServeCommand(rest);
+      }
+      case 'playground': {
+        const { runPlaygroundCommand } = await import('./playground-command.js');
+        return await runPlaygroundCommand(rest);
       }
       case undefined:
         stderr.write(HELP);

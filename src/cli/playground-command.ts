@@ -1,0 +1,47 @@
+/**
+ * `isvc-doctor playground [--port N] [--snapshot DIR ...]`: the real bot, a simulated cluster and a
+ * local stand-in for Slack, in a web page. Prints `playground: http://127.0.0.1:PORT` once the page
+ * answers; runs until SIGINT/SIGTERM (then stops everything it started) or until a child dies.
+ */
+import { parseArgs } from 'node:util';
+import { SnapshotError } from '../snapshot/load-snapshot.js';
+import { RedisMissingError } from '../playground/private-redis.js';
+import { startPlayground, type RunningPlayground } from '../playground/playground.js';
+
+const USAGE = 'usage: isvc-doctor playground [--port N] [--snapshot DIR ...]';
+
+export async function runPlaygroundCommand(argv: string[]): Promise<number> {
+  let flags: { port: number; snapshots: string[] };
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    process.stderr.write(`isvc-doctor playground: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  let playground: RunningPlayground;
+  try {
+    playground = await startPlayground({ port: flags.port, snapshots: flags.snapshots, log: (line) => void process.stderr.write(`${line}\n`) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    process.stderr.write(`isvc-doctor playground: ${message}\n`);
+    return error instanceof SnapshotError || error instanceof RedisMissingError ? 2 : 1;
+  }
+  process.stdout.write(`playground: ${playground.url}\n`);
+  const outcome = await new Promise<{ code: number; why?: string }>((resolve) => {
+    const stop = () => resolve({ code: 0 });
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    void playground.crashed.then((why) => resolve({ code: 1, why }));
+  });
+  if (outcome.why) process.stderr.write(`isvc-doctor playground: stopping: ${outcome.why}\n`);
+  await playground.close();
+  return outcome.code;
+}
+
+function parseFlags(argv: string[]): { port: number; snapshots: string[] } {
+  const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { port: { type: 'string' }, snapshot: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) throw new Error('help');
+  const port = values.port === undefined ? 8080 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) throw new Error('--port must be a whole number from 0 to 65535');
+  return { port, snapshots: values.snapshot ?? [] };
+}
