@@ -11,16 +11,20 @@ import { startPlayground, type RunningPlayground } from '../playground/playgroun
 const USAGE = 'usage: isvc-doctor playground [--port N] [--snapshot DIR ...]';
 
 export async function runPlaygroundCommand(argv: string[]): Promise<number> {
-  let flags: { port: number; snapshots: string[] };
+  let flags: { port?: number; snapshots: string[] };
   try {
     flags = parseFlags(argv);
   } catch (error) {
+    if ((error as Error).message === 'help') {
+      process.stdout.write(`${USAGE}\n(default port 8080, or any free one when 8080 is taken; --port 0: any free port)\n`);
+      return 0;
+    }
     process.stderr.write(`isvc-doctor playground: ${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
   let playground: RunningPlayground;
   try {
-    playground = await startPlayground({ port: flags.port, snapshots: flags.snapshots, log: (line) => void process.stderr.write(`${line}\n`) });
+    playground = await startPlayground({ ...(flags.port !== undefined ? { port: flags.port } : {}), snapshots: flags.snapshots, log: (line) => void process.stderr.write(`${line}\n`) });
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     process.stderr.write(`isvc-doctor playground: ${message}\n`);
@@ -38,10 +42,11 @@ export async function runPlaygroundCommand(argv: string[]): Promise<number> {
   return outcome.code;
 }
 
-function parseFlags(argv: string[]): { port: number; snapshots: string[] } {
+function parseFlags(argv: string[]): { port?: number; snapshots: string[] } {
   const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { port: { type: 'string' }, snapshot: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) throw new Error('help');
-  const port = values.port === undefined ? 8080 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) throw new Error('--port must be a whole number from 0 to 65535');
+  if (values.port === undefined) return { snapshots: values.snapshot ?? [] };
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new Error('--port must be a whole number from 0 to 65535');
   return { port, snapshots: values.snapshot ?? [] };
 }

@@ -9,6 +9,10 @@ import { parse } from 'yaml';
 import { loadSnapshot, SnapshotError, type Snapshot } from '../snapshot/load-snapshot.js';
 import type { Workload } from './cluster/playground-controller.js';
 import { packageRoot } from './package-root.js';
+import { rebaseTimestamps } from './rebase-timestamps.js';
+
+/** How long before the playground's start each snapshot reads as captured. */
+const CAPTURED_AGO_MS = 3 * 60_000;
 
 export interface PlaygroundCluster {
   snapshot: Snapshot;
@@ -41,7 +45,7 @@ export async function loadPlaygroundCluster(dirs: string[]): Promise<PlaygroundC
   }
   const snapshot: Snapshot = {
     dir: dirs.join(path.delimiter),
-    objects: snapshots.flatMap((s) => s.objects),
+    objects: snapshots.flatMap((s) => rebaseTimestamps(s.objects, Date.now(), CAPTURED_AGO_MS)),
     logs: new Map(snapshots.flatMap((s) => [...s.logs])),
     deny: snapshots.flatMap((s) => s.deny),
   };

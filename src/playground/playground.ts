@@ -25,7 +25,10 @@ import { EventStream } from './web/event-stream.js';
 import { serveStatic } from './web/static-files.js';
 import { handleUi } from './web/ui-routes.js';
 
+export const DEFAULT_PORT = 8080;
+
 export interface PlaygroundOptions {
+  /** none: 8080, or a free port when it is taken; 0: a free port. */
   port?: number;
   /** Snapshot folders; none: the bundled scenarios. */
   snapshots?: string[];
@@ -110,10 +113,7 @@ async function start(
     if (req.method === 'GET' && (await serveStatic(url.pathname, res))) return;
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   };
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  await listen(server, options.port);
   cleanups.push(
     () =>
       new Promise<void>((resolve) => {
@@ -169,4 +169,20 @@ async function start(
     closing = true;
   });
   return { url: baseUrl, standin, simulator, crashed, close };
+}
+
+/** The given port; none given: 8080, or any free port when 8080 is taken. */
+async function listen(server: http.Server, port: number | undefined): Promise<void> {
+  const attempt = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  if (port !== undefined) return attempt(port).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(error.code === 'EADDRINUSE' ? `port ${port} is in use: pick another with --port N, or --port 0 for any free port` : error.message);
+  });
+  await attempt(DEFAULT_PORT).catch((error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? attempt(0) : Promise.reject(error)));
 }
