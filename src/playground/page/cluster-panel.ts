@@ -19,14 +19,22 @@ export function renderRows(rows: IsvcRow[], selected: string | undefined): strin
     .join('');
 }
 
-/** The YAML as lines, those not in `before` marked (a fix landing shows where it landed). */
-export function renderYaml(yaml: string, before: string | undefined): string {
-  const old = new Set((before ?? '').split('\n'));
+/** The YAML as lines, the `changed` ones marked (a fix landing shows where it landed). */
+export function renderYaml(yaml: string, changed: ReadonlySet<string>): string {
   return yaml
     .replace(/\n$/, '')
     .split('\n')
-    .map((line) => `<span class="yaml-line${before !== undefined && !old.has(line) ? ' changed' : ''}">${escapeHtml(line) || ' '}</span>`)
+    .map((line) => `<span class="yaml-line${changed.has(line) ? ' changed' : ''}">${escapeHtml(line) || ' '}</span>`)
     .join('\n');
+}
+
+/** Lines that appeared in the last `keepMs` (by `seen`: line → when it first appeared). */
+export function recentLines(yaml: string, before: string | undefined, seen: Map<string, number>, now: number, keepMs = 20_000): Set<string> {
+  const old = new Set((before ?? '').split('\n'));
+  const lines = yaml.split('\n');
+  for (const line of lines) if (before !== undefined && !old.has(line)) seen.set(line, seen.get(line) ?? now);
+  for (const [line, at] of seen) if (!lines.includes(line) || now - at > keepMs) seen.delete(line);
+  return new Set(seen.keys());
 }
 
 export function renderBreakActions(actions: BreakAction[]): string {

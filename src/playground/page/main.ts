@@ -5,7 +5,7 @@
  * bot as signed Slack requests.
  */
 import { getJson, postJson } from './api.js';
-import { renderBreakActions, renderRows, renderYaml } from './cluster-panel.js';
+import { recentLines, renderBreakActions, renderRows, renderYaml } from './cluster-panel.js';
 import { formatDateToken } from './date-token.js';
 import { askConfirm, modalValues, showModal } from './dialogs.js';
 import { escapeHtml } from './html.js';
@@ -23,6 +23,7 @@ const ui = {
   thread: undefined as string | undefined,
   isvc: undefined as string | undefined,
   yaml: new Map<string, string>(),
+  landed: new Map<string, Map<string, number>>(),
 };
 
 function directory(): Directory {
@@ -109,8 +110,10 @@ async function loadIsvc(changed = false): Promise<void> {
   const { yaml, actions } = await getJson<{ yaml: string; actions: BreakAction[] }>(`/ui/isvc?namespace=${encodeURIComponent(namespace!)}&name=${encodeURIComponent(name!)}`);
   const before = changed ? ui.yaml.get(ui.isvc) : undefined;
   ui.yaml.set(ui.isvc, yaml);
+  const seen = ui.landed.get(ui.isvc) ?? new Map<string, number>();
+  ui.landed.set(ui.isvc, seen);
   $('isvc-title').textContent = ui.isvc;
-  $('isvc-yaml').innerHTML = renderYaml(yaml, before);
+  $('isvc-yaml').innerHTML = renderYaml(yaml, recentLines(yaml, before, seen, Date.now()));
   $('break-actions').innerHTML = renderBreakActions(actions);
   $('isvc-detail').hidden = false;
 }
