@@ -1,7 +1,8 @@
 /**
  * `isvc-doctor playground [--port N] [--snapshot DIR ...]`: the real bot, a simulated cluster and a
  * local stand-in for Slack, in a web page. Prints `playground: http://127.0.0.1:PORT` once the page
- * answers; runs until SIGINT/SIGTERM (then stops everything it started) or until a child dies.
+ * answers; runs until SIGINT/SIGTERM/SIGHUP, then stops everything it started, the bot first. A child
+ * that dies meanwhile is reported on stderr and on the page.
  */
 import { parseArgs } from 'node:util';
 import { SnapshotError } from '../snapshot/load-snapshot.js';
@@ -31,15 +32,12 @@ export async function runPlaygroundCommand(argv: string[]): Promise<number> {
     return error instanceof SnapshotError || error instanceof RedisMissingError ? 2 : 1;
   }
   process.stdout.write(`playground: ${playground.url}\n`);
-  const outcome = await new Promise<{ code: number; why?: string }>((resolve) => {
-    const stop = () => resolve({ code: 0 });
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    void playground.crashed.then((why) => resolve({ code: 1, why }));
+  void playground.crashed.then((why) => process.stderr.write(`isvc-doctor playground: ${why}; the page shows it too. Ctrl-C stops the rest; start again to get it back\n`));
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
   });
-  if (outcome.why) process.stderr.write(`isvc-doctor playground: stopping: ${outcome.why}\n`);
   await playground.close();
-  return outcome.code;
+  return 0;
 }
 
 function parseFlags(argv: string[]): { port?: number; snapshots: string[] } {

@@ -43,6 +43,8 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
   const child = spawn(process.execPath, [entry, 'serve', '--config', options.configFile], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // its own process group: a Ctrl-C in the terminal reaches the playground, which stops the bot in order
+    detached: true,
   });
   let stopping = false;
   const url = await new Promise<string>((resolve, reject) => {

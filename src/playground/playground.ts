@@ -138,7 +138,6 @@ async function start(
     if (closing) return;
     const why = `redis-server ${signal ? `was killed by ${signal}` : `exited with status ${code}`}`;
     setProcess('redis', `stopped: ${why}`);
-    log(`playground: ${why}`);
     crash(why);
   });
 
@@ -157,7 +156,6 @@ async function start(
     onExit: (why) => {
       requests = undefined;
       setProcess('bot', `stopped: the bot ${why}`);
-      log(`playground: the bot ${why}`);
       crash(`the bot ${why}`);
     },
   });
@@ -165,8 +163,14 @@ async function start(
   cleanups.push(() => running.stop());
   requests = new BotRequests(standin, { eventsUrl: `${bot.url}/slack/events`, signingSecret });
   setProcess('bot', `isvc-doctor serve at ${bot.url} (pid ${bot.child.pid})`);
+  // the children have their own process groups: whatever ends this process ends them too
+  const killChildren = () => {
+    for (const child of [running.child, redis.child]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killChildren);
   cleanups.push(() => {
     closing = true;
+    process.off('exit', killChildren);
   });
   return { url: baseUrl, standin, simulator, crashed, close };
 }

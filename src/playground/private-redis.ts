@@ -23,7 +23,7 @@ export async function playgroundRedis(env: NodeJS.ProcessEnv = process.env): Pro
   if (env.REDIS_URL) return { url: env.REDIS_URL, stop: async () => undefined };
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-playground-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     await new Promise<void>((resolve, reject) => {
