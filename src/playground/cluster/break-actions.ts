@@ -7,15 +7,11 @@ import { canaryTrafficPercent, componentsOf, type ComponentView } from '../../ku
 import type { InferenceServiceObject } from '../../kube/schemas.js';
 import type { ObjectStore } from '../../simulator/simulator.js';
 import { memoryBytes } from './memory-quantity.js';
+import type { BreakAction } from './panel-types.js';
 import type { PlaygroundController } from './playground-controller.js';
 import { findIsvc, type KubeObject } from './related-objects.js';
 
-export interface BreakAction {
-  id: 'lower-memory' | 'missing-storage' | 'restore-storage' | 'canary-traffic';
-  label: string;
-  /** What it does, in one line. */
-  detail: string;
-}
+export type { BreakAction } from './panel-types.js';
 
 export function breakActionsFor(store: ObjectStore, controller: PlaygroundController, namespace: string, name: string): BreakAction[] {
   const isvc = findIsvc(store, namespace, name);

@@ -5,19 +5,10 @@
  */
 import { stringify } from 'yaml';
 import type { ObjectStore } from '../../simulator/simulator.js';
+import type { IsvcRow } from './panel-types.js';
 import { allIsvcs, findIsvc } from './related-objects.js';
 
-export interface IsvcRow {
-  namespace: string;
-  name: string;
-  apiVersion: string;
-  ready: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  since?: string;
-  generation?: number;
-  observedGeneration?: number;
-}
+export type { IsvcRow } from './panel-types.js';
 
 export function isvcRows(store: ObjectStore): IsvcRow[] {
   return allIsvcs(store).map((isvc) => {

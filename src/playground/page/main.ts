@@ -156,7 +156,7 @@ async function clickElement(target: HTMLElement, value?: string): Promise<void> 
   if (!article) return;
   const message = ui.messages.get(`${article.dataset.channel}/${article.dataset.ts}`);
   const blockIndex = Number(target.dataset.block);
-  const block = message?.blocks?.[blockIndex];
+  const block = message?.blocks?.[blockIndex] as Record<string, any> | undefined;
   const element = target.dataset.element === 'accessory' ? block?.accessory : block?.elements?.[Number(target.dataset.element)];
   if (!message || !element) return;
   if (element.confirm && !(await askConfirm($<HTMLDialogElement>('confirm'), element.confirm, directory()))) return;

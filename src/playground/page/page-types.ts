@@ -1,54 +1,8 @@
 /** What the playground server sends the page (see src/playground/web/ui-routes.ts). */
-export interface Person {
-  id: string;
-  name: string;
-  title?: string;
-}
+import type { BreakAction, IsvcRow } from '../cluster/panel-types.js';
+import type { Channel, OpenView, Person, StoredMessage as Message } from '../../slack-standin/message-types.js';
 
-export interface Channel {
-  id: string;
-  name: string;
-  botMember: boolean;
-}
-
-export interface Message {
-  channel: string;
-  ts: string;
-  threadTs?: string;
-  user: string;
-  bot: boolean;
-  text: string;
-  blocks?: Array<Record<string, any>>;
-  editedTs?: string;
-  ephemeralTo?: string;
-  replyCount: number;
-  replyUsers: string[];
-  latestReply?: string;
-}
-
-export interface OpenView {
-  id: string;
-  user: string;
-  view: Record<string, any>;
-}
-
-export interface IsvcRow {
-  namespace: string;
-  name: string;
-  apiVersion: string;
-  ready: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  since?: string;
-  generation?: number;
-  observedGeneration?: number;
-}
-
-export interface BreakAction {
-  id: string;
-  label: string;
-  detail: string;
-}
+export type { BreakAction, Channel, IsvcRow, Message, OpenView, Person };
 
 export interface LogLine {
   level: string;
