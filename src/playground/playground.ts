@@ -172,6 +172,11 @@ async function start(
     closing = true;
     process.off('exit', killChildren);
   });
+  // the URL is handed out once the page answers
+  for (const asset of ['/', '/page/main.js']) {
+    const res = await fetch(`${baseUrl}${asset}`).catch((error: Error) => ({ status: 0, statusText: error.message }));
+    if (res.status !== 200) throw new Error(`the page does not answer at ${baseUrl}${asset} (${res.status || res.statusText}): build it first (npm start builds it)`);
+  }
   return { url: baseUrl, standin, simulator, crashed, close };
 }
 

@@ -119,7 +119,7 @@ export class BotRequests {
   }
 
   async submitView(input: { user: string; viewId: string; values: Record<string, Record<string, unknown>> }): Promise<SentRequest> {
-    const open = this.standin.store.views.get(input.viewId);
+    const open = this.standin.store.openViews.get(input.viewId);
     const payload = {
       type: 'view_submission',
       team: TEAM,

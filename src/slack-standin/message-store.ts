@@ -17,7 +17,7 @@ export type StoreEvent =
 export class MessageStore {
   readonly channels = new Map<string, Channel>();
   readonly people = new Map<string, Person>();
-  readonly views = new Map<string, OpenView>();
+  readonly openViews = new Map<string, OpenView>();
   private readonly messages = new Map<string, StoredMessage>();
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private seq = 0;
@@ -82,21 +82,21 @@ export class MessageStore {
 
   openView(user: string, view: Record<string, any>): OpenView {
     const open = { id: `V${String(++this.seq).padStart(8, '0')}`, user, view };
-    this.views.set(open.id, open);
+    this.openViews.set(open.id, open);
     this.publish({ kind: 'view', change: 'opened', view: open });
     return open;
   }
 
   closeView(id: string): void {
-    const open = this.views.get(id);
+    const open = this.openViews.get(id);
     if (!open) return;
-    this.views.delete(id);
+    this.openViews.delete(id);
     this.publish({ kind: 'view', change: 'closed', view: open });
   }
 
   clear(): void {
     this.messages.clear();
-    this.views.clear();
+    this.openViews.clear();
     this.publish({ kind: 'reset' });
   }
 

@@ -102,7 +102,7 @@ function openView(ctx: WebApiContext, body: Record<string, any>): Answer {
 }
 
 function updateView(ctx: WebApiContext, body: Record<string, any>): Answer {
-  const open = ctx.store.views.get(String(body.view_id ?? ''));
+  const open = ctx.store.openViews.get(String(body.view_id ?? ''));
   if (!open) return { ok: false, error: 'not_found' };
   ctx.store.closeView(open.id);
   const reopened = ctx.store.openView(open.user, body.view ?? {});

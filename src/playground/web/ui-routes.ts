@@ -64,7 +64,7 @@ function state(ctx: UiContext): Json {
     people: [...store.people.values()],
     channels: [...store.channels.values()],
     messages: store.all(),
-    views: [...store.views.values()],
+    views: [...store.openViews.values()],
     cluster: { name: ctx.clusterName, rows: isvcRows(ctx.store) },
     processes: ctx.processes(),
     logs: ctx.logs(),
