@@ -30,6 +30,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     usage: 'isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]',
     load: async () => (await import('./serve-command.js')).runServeCommand,
   },
+  {
+    name: 'playground',
+    usage: 'isvc-doctor playground [--port N] [--snapshot DIR ...]',
+    load: async () => (await import('./playground-command.js')).runPlaygroundCommand,
+  },
 ];
 
 /** "usage: isvc-doctor NAME …" of a registered command. */
