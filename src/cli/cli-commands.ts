@@ -63,6 +63,16 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     load: async () => (await import('./serve-command.js')).runServeCommand,
   },
   {
+    name: 'playground',
+    usage: 'isvc-doctor playground [--port N] [--snapshot DIR ...]',
+    summary: 'try the Slack bot in a browser: a stand-in Slack and a simulated cluster, no workspace needed',
+    flags: [
+      ['--port N', "the page's port (default 8080, or any free one when 8080 is taken; 0: any free port)"],
+      ['--snapshot DIR ...', 'the clusters to start from (default: the bundled scenarios)'],
+    ],
+    load: async () => (await import('./playground-command.js')).runPlaygroundCommand,
+  },
+  {
     name: 'completion',
     usage: 'isvc-doctor completion bash|zsh',
     summary: 'print a shell completion script: source <(isvc-doctor completion bash)',
