@@ -2,16 +2,17 @@
 // Package smoke test: what a user gets from the npm package, without a registry.
 // `npm pack` (its prepack builds dist/ and ships package-lock.json as npm-shrinkwrap.json, so an
 // install gets the versions CI tested); the tarball must hold only what runs (dist/src, dist/playbooks,
-// dist/handlers, package.json, README, the shrinkwrap: no tests, benches, fixtures or sources) and all
-// of it. Then, from a clean folder: `npx --package=./isvc-doctor-X.tgz isvc-doctor --version` and
+// dist/handlers, the playground's page and scenarios, package.json, README, the shrinkwrap: no tests,
+// benches, fixtures or TypeScript sources) and all of it. Then, from a clean folder: `npx --package=./isvc-doctor-X.tgz isvc-doctor --version` and
 // `… diagnose` on a scenario; `npm install` of the tarball into a prefix (no dev dependency installed)
-// and, with its node_modules/.bin on PATH, the real kubectl runs the plugin (`kubectl isvc-doctor
+// and, with its node_modules/.bin on PATH, `isvc-doctor playground` serves its page and scenarios, the
+// real kubectl runs the plugin (`kubectl isvc-doctor
 // diagnose`, `status`), bash completes through `isvc-doctor completion bash`, and zsh (when on PATH;
 // .ci/run installs it) through `isvc-doctor completion zsh` in an interactive zsh driven by zpty.
 // Last, the krew archive and deploy/krew/isvc-doctor.yaml filled in (scripts/krew-archive.mjs),
 // installed as krew installs it (the manifest's files and bin, linked as kubectl-isvc_doctor), and
 // run through kubectl. Exit status 0 when all pass.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -22,7 +23,9 @@ import { buildKrewArchive, krewManifest } from './krew-archive.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCENARIO = path.join(repo, 'test/scenarios/storage-uri-not-found');
-const RUNTIME_DIRS = ['dist/src/', 'dist/playbooks/', 'dist/handlers/'];
+const RUNTIME_DIRS = ['dist/src/', 'dist/playbooks/', 'dist/handlers/', 'src/playground/scenarios/'];
+/** Runtime files outside dist/: the playground page's markup and styles. */
+const RUNTIME_FILES = /^src\/playground\/page\/[^/]+\.(html|css)$/;
 const started = Date.now();
 const cleanups = [];
 
@@ -57,10 +60,11 @@ function pack() {
 }
 
 function checkContents(files, pkg) {
-  const allowed = (f) => RUNTIME_DIRS.some((d) => f.startsWith(d)) || ['package.json', 'README.md', 'npm-shrinkwrap.json'].includes(f);
-  const stray = files.filter((f) => !allowed(f) || !f.startsWith('dist/') && f.endsWith('.ts') || /(^|\/)(test|bench|fixtures|scenarios)\//.test(f));
+  const allowed = (f) => RUNTIME_DIRS.some((d) => f.startsWith(d)) || RUNTIME_FILES.test(f) || ['package.json', 'README.md', 'npm-shrinkwrap.json'].includes(f);
+  const stray = files.filter((f) => !allowed(f) || f.endsWith('.ts') || /(^|\/)(test|bench|fixtures)\//.test(f));
   if (stray.length > 0) throw new Error(`the tarball holds what does not run: ${stray.slice(0, 8).join(', ')}`);
-  const runtime = RUNTIME_DIRS.flatMap((d) => listFiles(path.join(repo, d)).map((f) => path.relative(repo, f)));
+  const page = readdirSync(path.join(repo, 'src/playground/page')).map((f) => `src/playground/page/${f}`).filter((f) => RUNTIME_FILES.test(f));
+  const runtime = [...RUNTIME_DIRS.flatMap((d) => listFiles(path.join(repo, d)).map((f) => path.relative(repo, f))), ...page];
   const missing = runtime.filter((f) => !files.includes(f));
   if (missing.length > 0) throw new Error(`the tarball lacks runtime files: ${missing.slice(0, 8).join(', ')}`);
   for (const [name, file] of Object.entries(pkg.bin)) if (!files.includes(file)) throw new Error(`bin ${name} (${file}) is not in the tarball`);
@@ -108,6 +112,41 @@ function installIntoPrefix(tgz) {
   const bins = readdirSync(path.join(prefix, 'node_modules/.bin')).filter((b) => b.includes('isvc'));
   log(`npm install of the tarball: ${installed.length} top-level packages (none of the ${dev.length} dev-only ones), bins ${bins.join(', ')}`);
   return path.join(prefix, 'node_modules/.bin');
+}
+
+/** `isvc-doctor playground --port 0` from the installed package: its page, its script and its bundled scenarios answer; SIGTERM ends it. */
+async function playground(env) {
+  const child = spawn('isvc-doctor', ['playground', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`isvc-doctor playground did not start within 60 s: ${tail(err)}`)), 60_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /playground: (http:\/\/\S+)/.exec(out);
+        if (m) (clearTimeout(timer), resolve(m[1]));
+      });
+      void exited.then((code) => (clearTimeout(timer), reject(new Error(`isvc-doctor playground exited (${code}): ${tail(err)}`))));
+    });
+    const page = await fetch(`${url}/`);
+    const script = await fetch(`${url}/page/main.js`);
+    const state = await (await fetch(`${url}/ui/state`)).json();
+    if (page.status !== 200 || !(await page.text()).includes('<html') || script.status !== 200) throw new Error(`the playground's page answered ${page.status}, its script ${script.status}`);
+    const services = JSON.stringify(state);
+    for (const name of readdirSync(path.join(repo, 'src/playground/scenarios')).filter((d) => !d.includes('.'))) {
+      if (!existsSync(path.join(repo, 'src/playground/scenarios', name, 'objects.yaml'))) continue;
+      const target = parseYaml(readFileSync(path.join(repo, 'src/playground/scenarios', name, 'expect.yaml'), 'utf8'))?.target?.name;
+      if (target && !services.includes(target)) throw new Error(`the playground's state lacks the bundled scenario ${name} (${target})`);
+    }
+    log(`isvc-doctor playground (installed): page, script and the bundled scenarios served`);
+  } finally {
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
 }
 
 function kubectlPlugin(env) {
@@ -187,7 +226,7 @@ function krewInstall(tgz, version) {
   log(`krew: ${path.basename(archive)} (${(statSync(archive).size / 1024 / 1024).toFixed(1)} MB), the filled manifest's files and bin installed as krew does; kubectl isvc-doctor runs from it`);
 }
 
-function main() {
+async function main() {
   const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
   const { tgz, files, size, version } = pack();
   checkContents(files, pkg);
@@ -195,6 +234,7 @@ function main() {
   npxFromCleanFolder(tgz, version);
   const bin = installIntoPrefix(tgz);
   const env = { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: temp('isvc-doctor-home-') };
+  await playground(env);
   kubectlPlugin(env);
   bashCompletion(env);
   zshCompletion(env);
@@ -202,7 +242,7 @@ function main() {
 }
 
 try {
-  main();
+  await main();
   log(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {
   process.stderr.write(`package: FAILED: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -151,7 +151,7 @@ async function start(
   };
   bot = await startBotProcess({
     configFile,
-    env: { SLACK_API_URL: standin.apiUrl, SLACK_BOT_TOKEN: token, SLACK_SIGNING_SECRET: signingSecret, REDIS_URL: redis.url, KUBECONFIG: kubeconfig, PORT: '0', SHUTDOWN_TIMEOUT_MS: '3000' },
+    env: { SLACK_API_URL: standin.apiUrl, SLACK_BOT_TOKEN: token, SLACK_SIGNING_SECRET: signingSecret, REDIS_URL: redis.url, KUBECONFIG: kubeconfig, PORT: '0', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '3000' },
     onLog,
     onExit: (why) => {
       requests = undefined;
