@@ -27,7 +27,7 @@ export interface AuditRecord extends AuditEntry {
   at: string;
 }
 
-/** The entries the stream keeps unless configured otherwise (about 0.5 KB each). */
+/** The entries the stream keeps unless configured otherwise (about 300 bytes each with a patch: 10000 take about 3 MB). */
 export const DEFAULT_AUDIT_MAX_ENTRIES = 10_000;
 
 export class AuditLog {
