@@ -3,7 +3,6 @@
  * [-o text|json|yaml] [--config FILE]`: one diagnosis, printed for a person (text) or as one object
  * (json, yaml). Exit 1 when it has an error finding.
  */
-import { parseArgs } from 'node:util';
 import { diagnose } from '../app/diagnoser.js';
 import { colorWanted } from '../config.js';
 import { nameError } from '../core/names.js';
@@ -14,6 +13,7 @@ import { usageOf } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
 import { checkClusterFlags, CLUSTER_OPTIONS, openCluster, type ClusterFlags } from './cluster-source.js';
 import { jsonToYaml, parseOutputFormat, type OutputFormat } from './output-format.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
 
 export { diagnosisConfigFrom } from './diagnosis-config-from.js';
@@ -28,18 +28,7 @@ export interface DiagnoseArgs extends ClusterFlags {
 }
 
 export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { namespace: { type: 'string', short: 'n' }, output: { type: 'string', short: 'o' }, ...CLUSTER_OPTIONS },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${DIAGNOSE_USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(argv, { namespace: { type: 'string', short: 'n' }, output: { type: 'string', short: 'o' }, ...CLUSTER_OPTIONS }, DIAGNOSE_USAGE);
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? `missing the InferenceService NAME\n${DIAGNOSE_USAGE}` : `expected one NAME, got ${positionals.length}: ${positionals.join(' ')}\n${DIAGNOSE_USAGE}`);
   let name = positionals[0]!;
   let namespace = values.namespace;

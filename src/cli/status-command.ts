@@ -4,7 +4,6 @@
  * or of all of them, listed a page at a time, Ready or not; each one that is not Ready is diagnosed
  * (a few at a time) for its root cause code. Exit 0 when all are Ready, 1 when one is not.
  */
-import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { diagnose } from '../app/diagnoser.js';
 import type { DiagnosisConfig } from '../config.js';
@@ -14,6 +13,7 @@ import { usageOf } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
 import { checkClusterFlags, CLUSTER_OPTIONS, openCluster, type ClusterFlags } from './cluster-source.js';
 import { jsonToYaml, parseOutputFormat, type OutputFormat } from './output-format.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = usageOf('status');
@@ -32,18 +32,8 @@ export interface StatusRow extends IsvcStatus {
 }
 
 function parseStatusArgs(argv: string[]): StatusArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: { namespace: { type: 'string', short: 'n' }, 'all-namespaces': { type: 'boolean', short: 'A' }, output: { type: 'string', short: 'o' }, ...CLUSTER_OPTIONS },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const options = { namespace: { type: 'string', short: 'n' }, 'all-namespaces': { type: 'boolean', short: 'A' }, output: { type: 'string', short: 'o' }, ...CLUSTER_OPTIONS } as const;
+  const { values, positionals } = parseFlags(argv, options, USAGE);
   if (positionals.length > 0) throw new UsageError(`status takes no NAME (got "${positionals[0]}"); diagnose one with: isvc-doctor diagnose ${positionals[0]}\n${USAGE}`);
   const allNamespaces = values['all-namespaces'] === true;
   if (allNamespaces && values.namespace !== undefined) throw new UsageError('use either -n NAMESPACE or -A, not both');

@@ -12,17 +12,10 @@ import { main } from '../../src/cli/main.js';
 import { ensureBuilt } from '../support/ensure-built.js';
 import { freePort } from '../support/redis-server.js';
 import { runCliMain } from '../support/run-cli.mjs';
-import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
-import { startTwoNamespaceCluster, type TwoNamespaceCluster } from '../support/two-namespace-cluster.js';
+import { tempDir } from '../support/temp-dirs.js';
+import { useTwoNamespaceCluster } from '../support/two-namespace-cluster.js';
 
-let cluster: TwoNamespaceCluster;
-beforeAll(async () => {
-  cluster = await startTwoNamespaceCluster();
-});
-afterAll(async () => {
-  await cluster?.close();
-  removeTempDirs();
-});
+const cluster = useTwoNamespaceCluster();
 
 const SCENARIO = 'test/scenarios/storage-uri-not-found';
 
@@ -72,22 +65,22 @@ describe('__complete', () => {
   });
 
   it("completes names in the kubeconfig context's namespace, or -n's", async () => {
-    expect((await complete('diagnose', '--kubeconfig', cluster.kubeconfig, '')).values).toEqual(['fraud-lgbm']);
-    expect((await complete('diagnose', '--kubeconfig', cluster.kubeconfig, '--namespace=default', 'sk')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
-    expect((await complete('diagnose', '--kubeconfig', cluster.kubeconfig, '--context', 'plain', '')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '')).values).toEqual(['fraud-lgbm']);
+    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--namespace=default', 'sk')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'plain', '')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
   });
 
   it('completes contexts (with their namespaces) and namespaces', async () => {
-    const contexts = await complete('status', '--kubeconfig', cluster.kubeconfig, '--context', '');
+    const contexts = await complete('status', '--kubeconfig', cluster().kubeconfig, '--context', '');
     expect(contexts.lines).toEqual(['team\tnamespace payments-ml', 'plain', 'ghost']);
-    expect((await complete('status', '--kubeconfig', cluster.kubeconfig, '-n', '')).values).toEqual(expect.arrayContaining(['default', 'payments-ml']));
+    expect((await complete('status', '--kubeconfig', cluster().kubeconfig, '-n', '')).values).toEqual(expect.arrayContaining(['default', 'payments-ml']));
   });
 
   it('offers nothing, at once, when the cluster does not answer or the kubeconfig is bad', async () => {
     const file = path.join(tempDir('isvc-doctor-comp-'), 'config');
     writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${await freePort()}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
     expect(await complete('diagnose', '--kubeconfig', file, '')).toEqual({ values: [], directive: 4, lines: [] });
-    expect(await complete('diagnose', '--kubeconfig', cluster.kubeconfig, '--context', 'nope', '')).toEqual({ values: [], directive: 4, lines: [] });
+    expect(await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'nope', '')).toEqual({ values: [], directive: 4, lines: [] });
   });
 });
 
@@ -113,7 +106,7 @@ describe('isvc-doctor completion bash', () => {
   it('is registered for isvc-doctor, and completes commands, flag values and names through __complete', async () => {
     expect(await tab('isvc-doctor sta')).toEqual(['status']);
     expect(await tab('isvc-doctor diagnose -o j')).toEqual(['json']);
-    expect(await tab(`isvc-doctor diagnose --kubeconfig ${cluster.kubeconfig} -n default sklearn-iris-`)).toEqual(['sklearn-iris-v2']);
+    expect(await tab(`isvc-doctor diagnose --kubeconfig ${cluster().kubeconfig} -n default sklearn-iris-`)).toEqual(['sklearn-iris-v2']);
     expect(await tab('isvc-doctor diagnose --snapshot test/scenarios/raw-deploy')).toEqual(['test/scenarios/raw-deployment-oom']);
   });
 

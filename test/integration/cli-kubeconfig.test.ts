@@ -9,17 +9,10 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { runCliMain } from '../support/run-cli.mjs';
-import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
-import { startTwoNamespaceCluster, type TwoNamespaceCluster } from '../support/two-namespace-cluster.js';
+import { tempDir } from '../support/temp-dirs.js';
+import { useTwoNamespaceCluster } from '../support/two-namespace-cluster.js';
 
-let cluster: TwoNamespaceCluster;
-beforeAll(async () => {
-  cluster = await startTwoNamespaceCluster();
-});
-afterAll(async () => {
-  await cluster?.close();
-  removeTempDirs();
-});
+const cluster = useTwoNamespaceCluster();
 
 const run = (...args: string[]) => runCliMain(main, args);
 const targetOf = (stdout: string) => (JSON.parse(stdout) as { target: { namespace: string; name: string }; rootCause: string | null }).target;
@@ -38,7 +31,7 @@ async function withEnv<T>(env: { KUBECONFIG?: string; HOME?: string }, fn: () =>
 
 describe('the namespace, as kubectl chooses it', () => {
   it("defaults to the kubeconfig context's namespace", async () => {
-    const r = await run('diagnose', 'fraud-lgbm', '--kubeconfig', cluster.kubeconfig, '-o', 'json');
+    const r = await run('diagnose', 'fraud-lgbm', '--kubeconfig', cluster().kubeconfig, '-o', 'json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
     expect(targetOf(r.stdout)).toEqual(expect.objectContaining({ namespace: 'payments-ml', name: 'fraud-lgbm' }));
@@ -46,22 +39,22 @@ describe('the namespace, as kubectl chooses it', () => {
   });
 
   it('uses default when the context names no namespace, and KUBECONFIG like --kubeconfig', async () => {
-    const r = await withEnv({ KUBECONFIG: cluster.kubeconfig }, () => run('diagnose', 'sklearn-iris', '--context', 'plain', '-o', 'json'));
+    const r = await withEnv({ KUBECONFIG: cluster().kubeconfig }, () => run('diagnose', 'sklearn-iris', '--context', 'plain', '-o', 'json'));
     expect(r.code).toBe(0);
     expect(targetOf(r.stdout).namespace).toBe('default');
   });
 
   it('takes -n and NAMESPACE/NAME over the context', async () => {
-    expect(targetOf((await run('diagnose', 'sklearn-iris', '-n', 'default', '--kubeconfig', cluster.kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
-    expect(targetOf((await run('diagnose', 'default/sklearn-iris', '--kubeconfig', cluster.kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
+    expect(targetOf((await run('diagnose', 'sklearn-iris', '-n', 'default', '--kubeconfig', cluster().kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
+    expect(targetOf((await run('diagnose', 'default/sklearn-iris', '--kubeconfig', cluster().kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
   });
 });
 
 describe('a kubeconfig or context that does not exist is bad input', () => {
   const missing = () => path.join(tempDir('isvc-doctor-nokc-'), 'nothing-here');
   it.each([
-    ['a context it does not have', () => ['--kubeconfig', cluster.kubeconfig, '--context', 'nope'], /^isvc-doctor: context "nope" does not exist in .*\(its contexts: team, plain, ghost\)$/],
-    ['a context whose cluster it does not have', () => ['--kubeconfig', cluster.kubeconfig, '--context', 'ghost'], /^isvc-doctor: context "ghost" names cluster "gone", which .* does not have$/],
+    ['a context it does not have', () => ['--kubeconfig', cluster().kubeconfig, '--context', 'nope'], /^isvc-doctor: context "nope" does not exist in .*\(its contexts: team, plain, ghost\)$/],
+    ['a context whose cluster it does not have', () => ['--kubeconfig', cluster().kubeconfig, '--context', 'ghost'], /^isvc-doctor: context "ghost" names cluster "gone", which .* does not have$/],
     ['a --kubeconfig file that does not exist', () => ['--kubeconfig', missing()], /^isvc-doctor: kubeconfig .*nothing-here does not exist$/],
   ])('%s: exit 2, one line', async (_what, flags, message) => {
     for (const command of [['diagnose', 'sklearn-iris'], ['status']]) {
@@ -96,7 +89,7 @@ describe('a kubeconfig or context that does not exist is bad input', () => {
 
 describe('isvc-doctor status', () => {
   it("lists the context's namespace as a table, with the root cause of what is not Ready, exit 1", async () => {
-    const r = await run('status', '--kubeconfig', cluster.kubeconfig);
+    const r = await run('status', '--kubeconfig', cluster().kubeconfig);
     expect(r.code).toBe(1);
     const [header, ...rows] = r.stdout.trimEnd().split('\n');
     expect(header!.split(/\s{2,}/)).toEqual(['NAME', 'READY', 'ROOT CAUSE', 'URL']);
@@ -104,7 +97,7 @@ describe('isvc-doctor status', () => {
   });
 
   it('lists one namespace with -n, exit 0 when all are Ready', async () => {
-    const r = await run('status', '-n', 'default', '--kubeconfig', cluster.kubeconfig);
+    const r = await run('status', '-n', 'default', '--kubeconfig', cluster().kubeconfig);
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([
       ['sklearn-iris', 'True', '<none>'],
@@ -113,15 +106,15 @@ describe('isvc-doctor status', () => {
   });
 
   it('lists every namespace with -A, with a NAMESPACE column', async () => {
-    const r = await run('status', '-A', '--kubeconfig', cluster.kubeconfig, '--context', 'plain');
+    const r = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '--context', 'plain');
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]!.split(/\s{2,}/).slice(0, 3)).toEqual(['NAMESPACE', 'NAME', 'READY']);
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(0, 2).join('/')).sort()).toEqual(['default/sklearn-iris', 'default/sklearn-iris-v2', 'payments-ml/fraud-lgbm']);
   });
 
   it('prints {items} as JSON or the same as YAML', async () => {
-    const json = await run('status', '-A', '--kubeconfig', cluster.kubeconfig, '-o', 'json');
-    const yaml = await run('status', '-A', '--kubeconfig', cluster.kubeconfig, '-o', 'yaml');
+    const json = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '-o', 'json');
+    const yaml = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '-o', 'yaml');
     const items = (JSON.parse(json.stdout) as { items: Array<{ namespace: string; name: string; ready: boolean; rootCause: string | null; apiVersion: string }> }).items;
     expect(items.find((i) => i.name === 'fraud-lgbm')).toEqual(expect.objectContaining({ namespace: 'payments-ml', ready: false, rootCause: 'OOM_KILLED', apiVersion: 'serving.kserve.io/v1beta1' }));
     expect(items.find((i) => i.name === 'sklearn-iris')).toEqual(expect.objectContaining({ ready: true, rootCause: null }));
@@ -130,7 +123,7 @@ describe('isvc-doctor status', () => {
   });
 
   it('says so on stderr when a namespace has none, exit 0', async () => {
-    const r = await run('status', '-n', 'empty', '--kubeconfig', cluster.kubeconfig);
+    const r = await run('status', '-n', 'empty', '--kubeconfig', cluster().kubeconfig);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'No InferenceServices found in namespace empty.\n']);
   });
 

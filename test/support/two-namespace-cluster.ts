@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
-import { tempDir } from './temp-dirs.js';
+import { removeTempDirs, tempDir } from './temp-dirs.js';
 
 export interface TwoNamespaceCluster {
   sim: RunningSimulator;
@@ -49,4 +49,17 @@ export async function startTwoNamespaceCluster(): Promise<TwoNamespaceCluster> {
     ].join('\n'),
   );
   return { sim, kubeconfig, close: () => sim.close() };
+}
+
+/** The cluster for the tests of this file: started before them, stopped (and the temp folders removed) after. */
+export function useTwoNamespaceCluster(): () => TwoNamespaceCluster {
+  let cluster: TwoNamespaceCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startTwoNamespaceCluster();
+  });
+  afterAll(async () => {
+    await cluster?.close();
+    removeTempDirs();
+  });
+  return () => cluster!;
 }

@@ -1,0 +1,13 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './usage-error.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A command's flags and positionals (strict: an unknown flag is a UsageError naming it, then the usage line). */
+export function parseFlags<O extends Options>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+  }
+}
