@@ -5,6 +5,7 @@ import { inferenceServiceStatus } from './inference-service-status.js';
 import { ingressProbes } from './ingress-probes.js';
 import { knativeService } from './knative-service.js';
 import { modelContainer } from './model-container.js';
+import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
 import { storageInitializer } from './storage-initializer.js';
@@ -17,6 +18,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   knativeService,
   storageInitializer,
   modelContainer,
+  modelServerLog,
   imagePull,
   tagResolution,
   podScheduling,

@@ -1,5 +1,7 @@
-// After tsc: copy the plain-JavaScript modules the compiled benchmarks import.
+// After tsc: copy the files the compiled code reads at run time that tsc does not emit: the plain
+// JavaScript modules the compiled benchmarks import, and the shipped signature catalog (YAML).
 import { cpSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/test/support', { recursive: true });
 cpSync('test/support/redis-process.mjs', 'dist/test/support/redis-process.mjs');
+cpSync('playbooks/signatures', 'dist/playbooks/signatures', { recursive: true });

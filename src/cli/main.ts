@@ -12,6 +12,7 @@ const HELP = `isvc-doctor: why is my KServe / KFServing InferenceService not rea
 ${DIAGNOSE_USAGE}
 usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]
 usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]
+usage: isvc-doctor signatures test [FILE...]
 
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
 `;
@@ -31,6 +32,10 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       case 'simulate': {
         const { runSimulateCommand } = await import('./simulate-command.js');
         return await runSimulateCommand(rest);
+      }
+      case 'signatures': {
+        const { runSignaturesCommand } = await import('./signatures-command.js');
+        return runSignaturesCommand(rest, { stdout });
       }
       case 'serve': {
         // loaded only for `serve`, so that `diagnose` never loads Slack, BullMQ or Redis clients

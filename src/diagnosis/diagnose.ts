@@ -10,6 +10,7 @@ import { finding } from './finding.js';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig, type DiagnosisContext, type Playbook } from './playbook.js';
 import { redactFinding } from './redact-finding.js';
 import { orderFindings } from './root-cause.js';
+import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { Finding, Report, TargetRef } from './types.js';
 
 export interface DiagnoseOptions {
@@ -49,6 +50,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
     target: { ...target, resource: found.resource, apiVersion, isvc: found.object },
     reader,
     config,
+    signatures: config.signatures ?? shippedSignatures(),
     signal: options.signal ?? new AbortController().signal,
     now,
   };
@@ -72,16 +74,42 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
 }
 
-/** One finding per code and revision/subject: evidence from several playbooks about the same thing is merged. */
+/**
+ * One finding per code and scope: evidence from several playbooks about the same thing is merged
+ * (a finding without a revision joins the one of the same code and component that has one, e.g.
+ * KServe's modelStatus and the model server's own log line).
+ */
 function mergeDuplicates(findings: Finding[]): Finding[] {
-  const byKey = new Map<string, Finding>();
+  const out: Finding[] = [];
   for (const f of findings) {
-    const key = `${f.code}|${f.component ?? ''}|${f.revision ?? f.subject}`;
-    const seen = byKey.get(key);
-    if (!seen) byKey.set(key, f);
-    else byKey.set(key, { ...seen, evidence: [...seen.evidence, ...f.evidence], remediation: seen.remediation ?? f.remediation });
+    const i = out.findIndex((g) => g.code === f.code && sameThing(g, f));
+    if (i < 0) out.push(f);
+    else out[i] = merge(out[i]!, f);
   }
-  return [...byKey.values()];
+  return out;
+}
+
+function sameThing(a: Finding, b: Finding): boolean {
+  if ((a.component ?? '') !== (b.component ?? '') && a.component && b.component) return false;
+  if (a.revision && b.revision) return a.revision === b.revision;
+  if (!a.revision && !b.revision) {
+    if (a.subject === b.subject) return (a.component ?? '') === (b.component ?? '');
+    // KServe's report on the InferenceService and a pod's own line about the same component
+    return Boolean(a.component && a.component === b.component && [a.subject, b.subject].some((s) => s.startsWith('InferenceService ')));
+  }
+  return Boolean(a.component && b.component);
+}
+
+function merge(a: Finding, b: Finding): Finding {
+  const [base, other] = b.revision && !a.revision ? [b, a] : [a, b];
+  const explains = [...new Set([...(base.explains ?? []), ...(other.explains ?? [])])];
+  return {
+    ...base,
+    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => JSON.stringify(b) === JSON.stringify(e)))],
+    remediation: base.remediation ?? other.remediation,
+    ...(base.next ?? other.next ? { next: base.next ?? other.next } : {}),
+    ...(explains.length ? { explains } : {}),
+  };
 }
 
 function forbiddenFindings(denied: DeniedRequest[], target: TargetRef): Finding[] {

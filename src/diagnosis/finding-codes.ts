@@ -35,6 +35,12 @@ export const SEVERITY_OF = {
   KNATIVE_PROBES_NOT_BEST_EFFORT: 'warning',
   REQUEST_FLOW: 'info',
   CLUSTER_UNREACHABLE: 'warning',
+  // Controller, webhook and runtime refusals (docs/findings.md):
+  CONTROLLER_RECONCILE_FAILED: 'error',
+  ADMISSION_DENIED: 'error',
+  STORAGE_URI_UNSUPPORTED: 'error',
+  STORAGE_INITIALIZER_NOT_INJECTED: 'error',
+  RUNTIME_UNSUPPORTED_MODEL: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof SEVERITY_OF;

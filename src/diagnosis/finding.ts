@@ -11,6 +11,8 @@ export function finding(
     remediation?: Remediation | null;
     component?: string;
     revision?: string;
+    next?: string;
+    explains?: FindingCode[];
   },
 ): Finding {
   return {
@@ -22,5 +24,7 @@ export function finding(
     remediation: fields.remediation ?? null,
     ...(fields.component ? { component: fields.component } : {}),
     ...(fields.revision ? { revision: fields.revision } : {}),
+    ...(fields.next ? { next: fields.next } : {}),
+    ...(fields.explains?.length ? { explains: fields.explains } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { CustomResource } from '../kube/resources.js';
 import type { FindingCode } from './finding-codes.js';
 import type { Finding } from './types.js';
 import { DEFAULT_MAX_MEMORY } from '../remediation/memory-cap.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 
 /** A link template, e.g. {name: "Grafana", url: "https://grafana/d/kserve?var-namespace={namespace}&var-isvc={name}"}. */
 export interface LinkTemplate {
@@ -19,6 +20,8 @@ export interface DiagnosisConfig {
   knativeNamespace: string;
   /** Cap of an offered memory raise, bytes (the bot's `remediation.maxMemory`, so the report offers what a proposal applies). */
   maxMemoryBytes: number;
+  /** The signature catalog (a team's files from `diagnosis.signatures`, then the shipped ones); the shipped ones when absent. */
+  signatures?: SignatureCatalog;
 }
 
 export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY };
@@ -39,6 +42,8 @@ export interface DiagnosisContext {
   /** Read-only, memoised per diagnosis. */
   reader: ClusterReader;
   config: DiagnosisConfig;
+  /** Log, condition and event patterns that map to findings. */
+  signatures: SignatureCatalog;
   signal: AbortSignal;
   now: () => Date;
 }
