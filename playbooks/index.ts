@@ -1,5 +1,6 @@
 /** The one registry of playbooks: a playbook that is not listed here does not run (a test checks). */
 import type { Playbook } from '../src/diagnosis/playbook.js';
+import { controllerReconcile } from './controller-reconcile.js';
 import { imagePull } from './image-pull.js';
 import { inferenceServiceStatus } from './inference-service-status.js';
 import { ingressProbes } from './ingress-probes.js';
@@ -15,6 +16,7 @@ import { trafficSplit } from './traffic-split.js';
 
 export const ALL_PLAYBOOKS: readonly Playbook[] = [
   inferenceServiceStatus,
+  controllerReconcile,
   knativeService,
   storageInitializer,
   modelContainer,

@@ -4,16 +4,22 @@
  * A request travels: Istio Ingress Gateway -> the InferenceService's top-level VirtualService ->
  * Knative's VirtualService for the component -> the Knative Revision's Kubernetes Service -> the
  * revision pod (queue-proxy, then the model container). This playbook reports each hop's state,
- * and a missing Gateway or VirtualService when the ingress is what keeps the service unready.
+ * and a missing Gateway or VirtualService when the ingress is what keeps the service unready (with
+ * the controller's log lines that say why it is missing). A RawDeployment service has none of
+ * these hops: its Ingress / HTTPRoute, Service, Deployment, HPA and pods are drawn instead. A
+ * service the controller has not created Knative Services for yet has no flow to draw.
  *
- * RBAC: list virtualservices, get gateways (networking.istio.io).
+ * RBAC: list virtualservices, get gateways (networking.istio.io); RawDeployment: list deployments,
+ * services, ingresses, httproutes, horizontalpodautoscalers.
  * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING.
  */
 import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
+import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
+import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import type { Evidence, Finding } from '../src/diagnosis/types.js';
-import { conditionOf, deploymentMode, isReady, refOf } from '../src/kube/inference-service-view.js';
+import { conditionOf, isReady, refOf } from '../src/kube/inference-service-view.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 
 interface GatewayRef {
@@ -36,7 +42,10 @@ export const requestFlow: Playbook = {
   title: 'Request flow: gateway, virtual services, revision service, pods',
   emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING'],
   async run(ctx) {
-    if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
+    const mode = await deploymentModeOf(ctx);
+    const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+    if (mode === 'RawDeployment') return [finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: await rawDeploymentHops(ctx) })];
+    if (mode !== 'Serverless' || (await knativeServicesOf(ctx)).length === 0) return [];
     const ns = ctx.target.namespace;
     const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
     const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
@@ -86,9 +95,10 @@ export const requestFlow: Playbook = {
     // finding only when what comes before it on the path is ready.
     const servicesReady = services.length > 0 && services.every((s) => isReady(s));
     if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
-    if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)'));
+    const why = topLevel && knativeVs.every(({ vs }) => vs.length) ? [] : await controllerWhy(ctx);
+    if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why));
     for (const { ksvc, vs } of knativeVs) {
-      if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`));
+      if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`, why));
     }
     return out;
   },
@@ -108,10 +118,19 @@ function ingressConditions(ctx: DiagnosisContext): Evidence[] {
   return c ? [{ kind: 'condition', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `IngressReady=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
 }
 
-function missingVs(ctx: DiagnosisContext, name: string, hopName: string): Finding {
+function missingVs(ctx: DiagnosisContext, name: string, hopName: string, why: Evidence[]): Finding {
   return finding('VIRTUALSERVICE_MISSING', {
     subject: refOf('VirtualService', ctx.target.namespace, name),
     title: `VirtualService ${ctx.target.namespace}/${name} is missing: ${hopName}`,
-    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx)],
+    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx), ...why],
+  });
+}
+
+/** The controller's latest error lines about the service that concern the ingress (why the VirtualService is missing). */
+async function controllerWhy(ctx: DiagnosisContext): Promise<Evidence[]> {
+  const about = /ingress|virtualservice|VirtualService/;
+  return (await controllerLinesAbout(ctx)).flatMap((c) => {
+    const idx = c.lines.map((l, i) => (about.test(l) && /error|denied|forbidden|fail/i.test(l) ? i : -1)).filter((i) => i >= 0).slice(-2);
+    return idx.length ? [{ kind: 'log' as const, ref: c.ref, container: c.container, text: 'the controller on the missing ingress', excerpt: idx.map((i) => c.lines[i]!), lineNumbers: idx.map((i) => c.lineNumbers[i]!), truncated: false }] : [];
   });
 }

@@ -97,3 +97,17 @@ export function componentOf(labels: Record<string, string> | undefined): string 
 export function revisionOfPod(pod: V1Pod): string | undefined {
   return pod.metadata?.labels?.['serving.knative.dev/revision'];
 }
+
+/**
+ * The deployment mode: the annotation or status when they say, else what the cluster shows (a
+ * cluster-wide default in inferenceservice-config leaves no trace on the service): Knative
+ * Services for it mean Serverless, pods without a Knative revision mean RawDeployment.
+ */
+export async function deploymentModeOf(ctx: DiagnosisContext): Promise<'Serverless' | 'RawDeployment' | 'ModelMesh'> {
+  const isvc = ctx.target.isvc;
+  const said = isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ?? isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode'] ?? (isvc.status as { deploymentMode?: unknown } | undefined)?.deploymentMode;
+  if (said === 'RawDeployment' || said === 'ModelMesh' || said === 'Serverless') return said;
+  const [services, pods] = await Promise.all([knativeServicesOf(ctx).catch(() => []), podsOf(ctx).catch(() => [])]);
+  if (services.length > 0) return 'Serverless';
+  return pods.length > 0 && pods.every((p) => !revisionOfPod(p)) ? 'RawDeployment' : 'Serverless';
+}

@@ -26,6 +26,8 @@ export interface LineSource {
   previous?: boolean;
   /** What the lines are when not the container's own log ("termination message", "modelStatus.lastFailureInfo.message"). */
   label?: string;
+  /** 1-based line numbers in the log, when `lines` are some of its lines (the controller's lines about one service). */
+  lineNumbers?: readonly number[];
 }
 
 export interface SignatureScope {
@@ -148,7 +150,7 @@ export function lineEvidence(source: LineSource, deciding: number, others: reado
     ...(source.previous !== undefined ? { previous: source.previous } : {}),
     ...(source.label ? { text: source.label } : {}),
     excerpt: indexes.map((i) => source.lines[i]!),
-    lineNumbers: indexes.map((i) => i + 1),
+    lineNumbers: indexes.map((i) => source.lineNumbers?.[i] ?? i + 1),
     truncated,
   };
 }
