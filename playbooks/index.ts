@@ -10,6 +10,7 @@ import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
 import { storageInitializer } from './storage-initializer.js';
+import { storageInitializerInjection } from './storage-initializer-injection.js';
 import { tagResolution } from './tag-resolution.js';
 import { tracingLinks } from './tracing-links.js';
 import { trafficSplit } from './traffic-split.js';
@@ -19,6 +20,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   controllerReconcile,
   knativeService,
   storageInitializer,
+  storageInitializerInjection,
   modelContainer,
   modelServerLog,
   imagePull,

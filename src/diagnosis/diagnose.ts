@@ -5,6 +5,7 @@ import { makeKubeClients } from '../kube/client.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
 import { finding } from './finding.js';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig, type DiagnosisContext, type Playbook } from './playbook.js';
@@ -68,7 +69,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
   const ready = isReady(found.object);
   const problems = findings.filter((f) => f.severity !== 'info');
   if (ready && problems.length === 0) findings.push(readyFinding(ctx));
-  const ordered = orderFindings(mergeDuplicates(findings)).map((f) => redactFinding({ ...f, title: oneLine(f.title) }));
+  const ordered = withCanaryCause(orderFindings(mergeDuplicates(findings))).map((f) => redactFinding({ ...f, title: oneLine(f.title) }));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
