@@ -9,19 +9,20 @@
  * is read (bounded) only when the service is not ready and events, a missing status or healthy
  * pods point at the control plane.
  *
- * RBAC: list events; list pods in every namespace (the controller's, by label), get pods/log;
- * list servingruntimes / clusterservingruntimes.
+ * RBAC: list events, list services.serving.knative.dev; list pods in every namespace (the
+ * controller's, by label), get pods/log; list servingruntimes / clusterservingruntimes.
  * Emits: CONTROLLER_RECONCILE_FAILED, ADMISSION_DENIED, STORAGE_URI_UNSUPPORTED, NO_SUPPORTING_RUNTIME.
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { eventsOf, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import type { Finding } from '../src/diagnosis/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { isReady, refOf } from '../src/kube/inference-service-view.js';
+import type { KnativeService } from '../src/kube/schemas.js';
 
 /** Codes about the predictor's spec: merged with what the InferenceService's own status says. */
 const COMPONENT_CODES = new Set(['NO_SUPPORTING_RUNTIME', 'STORAGE_URI_UNSUPPORTED']);
@@ -32,9 +33,9 @@ export const controllerReconcile: Playbook = {
   emits: ['CONTROLLER_RECONCILE_FAILED', 'ADMISSION_DENIED', 'STORAGE_URI_UNSUPPORTED', 'NO_SUPPORTING_RUNTIME'],
   async run(ctx) {
     if (isReady(ctx.target.isvc)) return [];
-    const [events, pods] = await Promise.all([eventsOf(ctx), podsOf(ctx)]);
+    const [events, pods, services] = await Promise.all([eventsOf(ctx), podsOf(ctx), knativeServicesOf(ctx).catch(() => [])]);
     const warnings = events.filter((e) => e.type === 'Warning' && e.involvedObject?.kind === 'InferenceService' && e.involvedObject.name === ctx.target.name);
-    const controllers = lookAtController(ctx, warnings, pods) ? await controllerLinesAbout(ctx) : [];
+    const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     const facts = versionFactsOf(ctx, pods, { images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)) });
     const sources: LineSource[] = [
@@ -46,9 +47,13 @@ export const controllerReconcile: Playbook = {
   },
 };
 
-/** Events, no status at all, or healthy pods of a service that is not ready: the control plane is where to look. */
-function lookAtController(ctx: DiagnosisContext, warnings: CoreV1Event[], pods: V1Pod[]): boolean {
+/**
+ * Events, no status at all, or healthy pods of a service that is not ready (unless Knative already
+ * says its ingress is the hold-up): the control plane is where to look.
+ */
+function lookAtController(ctx: DiagnosisContext, warnings: CoreV1Event[], pods: V1Pod[], services: KnativeService[]): boolean {
   if (warnings.length > 0 || !(ctx.target.isvc.status?.conditions ?? []).length) return true;
+  if (services.some((s) => (s.status?.conditions ?? []).some((c) => c.reason === 'IngressNotConfigured'))) return false;
   return pods.length > 0 && pods.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
 }
 

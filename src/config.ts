@@ -5,10 +5,12 @@
  * Secrets (tokens, signing secret) come from the environment only and are never logged or posted.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_MAX_MEMORY, parseMemory } from './remediation/memory-cap.js';
 import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
+import { signatureCatalogAt } from './signatures/signature-files.js';
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -88,6 +90,8 @@ export const fileConfigSchema = z
       .object({
         links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
         knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
+        /** A team's signature files (relative to the config file), consulted before the shipped ones. */
+        signatures: z.array(z.string().min(1, 'expected a file path')).default([]),
       })
       .strict()
       .default({}),
@@ -132,8 +136,8 @@ function describeIssue(error: z.ZodError, prefix: string): string {
   return `${prefix}: ${key}: ${message}`;
 }
 
-/** Validates an already-parsed config object and an environment. */
-export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
+/** Validates an already-parsed config object and an environment; signature files are read relative to `baseDir`. */
+export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = process.cwd()): AppConfig {
   const file = fileConfigSchema.safeParse(raw ?? {});
   if (!file.success) throw new ConfigError(describeIssue(file.error, 'config'));
   const e = envSchema.safeParse(env);
@@ -158,7 +162,12 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
-    diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace, maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes },
+    diagnosis: {
+      links: f.diagnosis.links,
+      knativeNamespace: f.diagnosis.knativeNamespace,
+      maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
+      ...(f.diagnosis.signatures.length ? { signatures: signatureCatalogAt(f.diagnosis.signatures, baseDir, (m) => new ConfigError(m)) } : {}),
+    },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
       signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,
@@ -190,7 +199,7 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }
-  return buildConfig(raw, options.env ?? process.env);
+  return buildConfig(raw, options.env ?? process.env, options.file ? path.dirname(path.resolve(options.file)) : process.cwd());
 }
 
 /** Whether the bot may read / watch a namespace. */

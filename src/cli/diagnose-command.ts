@@ -13,6 +13,7 @@ import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
+import { signatureCatalogAt } from '../signatures/signature-files.js';
 import { UsageError } from './usage-error.js';
 
 export const DIAGNOSE_USAGE = 'usage: isvc-doctor diagnose NAME [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json] [--config FILE]';
@@ -77,7 +78,7 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
   const section = (raw as { diagnosis?: unknown } | null)?.diagnosis;
   if (section === undefined || section === null) return cap;
   if (typeof section !== 'object') throw new UsageError(`${file}: diagnosis: expected a mapping`);
-  const { links, knativeNamespace } = section as { links?: unknown; knativeNamespace?: unknown };
+  const { links, knativeNamespace, signatures } = section as { links?: unknown; knativeNamespace?: unknown; signatures?: unknown };
   const out: Partial<DiagnosisConfig> = { ...cap };
   if (links !== undefined) {
     if (!Array.isArray(links) || !links.every((l) => l && typeof l.name === 'string' && typeof l.url === 'string')) {
@@ -88,6 +89,10 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
   if (knativeNamespace !== undefined) {
     if (typeof knativeNamespace !== 'string') throw new UsageError(`${file}: diagnosis.knativeNamespace: expected a string`);
     out.knativeNamespace = knativeNamespace;
+  }
+  if (signatures !== undefined) {
+    if (!Array.isArray(signatures) || !signatures.every((f) => typeof f === 'string' && f !== '')) throw new UsageError(`${file}: diagnosis.signatures: expected a list of file paths`);
+    out.signatures = signatureCatalogAt(signatures as string[], path.dirname(path.resolve(file)), (m) => new UsageError(m));
   }
   return out;
 }

@@ -64,6 +64,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
     else if (result.reason instanceof ClusterUnreachableError) findings.push(checkFailed(playbook, result.reason, target));
     else if (!(result.reason instanceof ForbiddenError)) findings.push(checkFailed(playbook, result.reason, target));
   });
+  await reader.settled();
   findings.push(...forbiddenFindings(reader.denied(), target));
 
   const ready = isReady(found.object);

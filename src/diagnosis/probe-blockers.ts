@@ -63,10 +63,9 @@ function coversGateway(o: KubeObject, gatewayLabels: Record<string, string>): bo
 
 /** Auth on the ingress gateway workload (selector labels of the Knative ingress Gateway). */
 export async function gatewayAuth(ctx: DiagnosisContext, gatewayLabels: Record<string, string>): Promise<ProbeBlocker[]> {
-  const [filters, policies, requestAuths, originPolicies] = await Promise.all([
+  const [filters, policies, originPolicies] = await Promise.all([
     optional(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE)),
     optional(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE)),
-    optional(ctx.reader.listVersioned(REQUEST_AUTHENTICATIONS, ISTIO_NAMESPACE)),
     optional(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE)),
   ]);
   const out: ProbeBlocker[] = [];
@@ -79,8 +78,10 @@ export async function gatewayAuth(ctx: DiagnosisContext, gatewayLabels: Record<s
   for (const p of originPolicies.filter((p) => Array.isArray(p.spec?.origins) && coversGateway(p, gatewayLabels))) {
     out.push({ kind: 'auth', what: `the JWT origin authentication Policy ${p.metadata.name}`, evidence: objectEvidence('Policy', p) });
   }
+  // a RequestAuthentication only validates JWTs; a policy that requires a principal turns it into a 401
   const requiresJwt = policies.some((p) => coversGateway(p, gatewayLabels) && /requestPrincipals|notRequestPrincipals/.test(JSON.stringify(p.spec ?? {})));
-  for (const r of requestAuths.filter((r) => requiresJwt && coversGateway(r, gatewayLabels))) {
+  const requestAuths = requiresJwt ? await optional(ctx.reader.listVersioned(REQUEST_AUTHENTICATIONS, ISTIO_NAMESPACE)) : [];
+  for (const r of requestAuths.filter((r) => coversGateway(r, gatewayLabels))) {
     out.push({ kind: 'auth', what: `the RequestAuthentication ${r.metadata.name} (a JWT that an AuthorizationPolicy requires)`, evidence: objectEvidence('RequestAuthentication', r) });
   }
   return out;

@@ -68,6 +68,17 @@ export class ClusterReader {
   }
 
   /**
+   * Resolves once every read started so far has answered (a check that failed on one read leaves
+   * its other reads running): a diagnosis returns with no request in flight.
+   */
+  async settled(): Promise<void> {
+    for (let seen = -1; seen !== this.memo.size; ) {
+      seen = this.memo.size;
+      await Promise.allSettled([...this.memo.values()]);
+    }
+  }
+
+  /**
    * The API groups the cluster serves (discovery, remembered per cluster for a few minutes); null
    * when discovery is not available, and every read is then tried as if its group were served.
    */
