@@ -5,6 +5,7 @@ import { makeKubeClients } from '../kube/client.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import { cutLine } from '../logs/cut-line.js';
 import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
 import { finding } from './finding.js';
@@ -70,7 +71,7 @@ export async function diagnose(kubeConfig: KubeConfig, target: TargetRef, option
   const ready = isReady(found.object);
   const problems = findings.filter((f) => f.severity !== 'info');
   if (ready && problems.length === 0) findings.push(readyFinding(ctx));
-  const ordered = withCanaryCause(orderFindings(mergeDuplicates(findings))).map((f) => redactFinding({ ...f, title: oneLine(f.title) }));
+  const ordered = withCanaryCause(orderFindings(mergeDuplicates(findings))).map((f) => redactFinding(f)).map((f) => ({ ...f, title: oneLine(f.title) }));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
@@ -181,7 +182,7 @@ function readyFinding(ctx: DiagnosisContext): Finding {
 /** A title is one line: the first line of a multi-line message, at most 240 characters. */
 function oneLine(text: string): string {
   const first = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-  return first.length > 240 ? `${first.slice(0, 239)}…` : first;
+  return cutLine(first, 240);
 }
 
 export function humanAge(ms: number): string {

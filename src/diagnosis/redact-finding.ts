@@ -6,6 +6,7 @@ export function redactFinding(f: Finding): Finding {
   return {
     ...f,
     title: redact(f.title),
+    ...(f.next !== undefined ? { next: redact(f.next) } : {}),
     evidence: f.evidence.map((e) => ({
       ...e,
       ...(e.text !== undefined ? { text: redact(e.text) } : {}),

@@ -2,7 +2,13 @@
  * Picks the lines of a container log that explain a failure: a Python traceback from `Traceback`
  * to the exception line, lines that match what the playbook looks for, error lines. Keeps at most
  * `maxLines` lines, with their 1-based line numbers, and says when it had to leave some out.
+ *
+ * The whole log is redacted first, then lines are picked and cut to `maxLineLength`: a key's body
+ * lines are masked even when the BEGIN line is not picked, and a cut never leaves part of a secret.
  */
+import { cutLine } from './cut-line.js';
+import { redactLines } from './redact.js';
+
 export interface LogExcerpt {
   lines: string[];
   lineNumbers: number[];
@@ -13,6 +19,8 @@ export interface ExcerptOptions {
   /** Lines the caller is looking for (e.g. probe lines with a status code); they are always kept first. */
   match?: RegExp;
   maxLines?: number;
+  /** Longer lines are cut (after redaction) to this many characters, an ellipsis included (default 500). */
+  maxLineLength?: number;
   /** When nothing matches, fall back to generic error lines and tracebacks (default true). */
   fallbackToErrors?: boolean;
 }
@@ -50,7 +58,7 @@ export function findTracebacks(lines: readonly string[]): Array<[number, number]
 
 export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcerpt {
   const maxLines = options.maxLines ?? 20;
-  const lines = splitLogLines(text);
+  const lines = redactLines(splitLogLines(text));
   const tracebacks = findTracebacks(lines);
   const matched = options.match ? lines.flatMap((l, i) => (options.match!.test(l) ? [i] : [])) : [];
 
@@ -84,7 +92,8 @@ export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcer
 
   const sorted = [...picked].sort((a, b) => a - b);
   const order = foldRepeats(sorted, lines);
-  return { lines: order.map((i) => lines[i]!), lineNumbers: order.map((i) => i + 1), truncated: truncated || order.length < sorted.length };
+  const maxLength = options.maxLineLength ?? 500;
+  return { lines: order.map((i) => cutLine(lines[i]!, maxLength)), lineNumbers: order.map((i) => i + 1), truncated: truncated || order.length < sorted.length };
 }
 
 /** A line's shape: the same message with other timestamps, numbers or ids. */

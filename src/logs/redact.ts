@@ -1,38 +1,93 @@
 /**
- * Removes secrets from text before it leaves the cluster: passwords in URIs, Authorization headers,
- * key=value credentials, cloud access keys, tokens, JWTs, signed-URL signatures and private keys.
+ * Removes credentials from text before it leaves the process: the one engine behind every surface
+ * (log excerpts, condition and event messages, Slack, the bot's own logs, audit entries).
+ *
+ * - `redactText(text)`: any text, one line or many (a log, a termination message, a message body).
+ * - `redactLines(lines)`: lines of one log, in order; it follows what spans lines (the body of a
+ *   PEM / OpenSSH private key, Python source quoted by a traceback) and keeps one output line per
+ *   input line, so line numbers still hold.
+ * - `redactDeep(value)` (redact-deep.ts): objects such as log records and audit entries.
+ *
+ * Redact before cutting: a cut secret may no longer match any rule (see cut-line.ts).
  */
-const MASK = '[REDACTED]';
+import { KEY_VALUE_RULES } from './key-value-rules.js';
+import { redactedAs } from './redaction-marker.js';
+import type { LineContext, SecretRule } from './secret-rule.js';
+import { TOKEN_RULES } from './token-rules.js';
 
-const RULES: ReadonlyArray<[RegExp, string]> = [
-  // -----BEGIN ... PRIVATE KEY----- ... -----END ... PRIVATE KEY-----
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, `-----BEGIN PRIVATE KEY----- ${MASK}`],
-  // scheme://user:password@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/@'"]+):([^\s@'"]+?)@/gi, `$1$2:${MASK}@`],
-  // Authorization: Bearer xyz / "authorization": "Basic xyz"
-  [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(bearer|basic|token|aws4-hmac-sha256)\s+)?[^\s"',;]+(?:[^\n"']*)?/gi, `$1$2 ${MASK}`],
-  // X-Api-Key: value, x-auth-token=value
-  [/\b(x-(?:api-key|auth-token|amz-security-token)["']?\s*[:=]\s*["']?)[^\s"',;&]+/gi, `$1${MASK}`],
-  // AWS_SECRET_ACCESS_KEY=..., password: ..., api_key="...", client_secret=...
-  [
-    /\b([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|access[_-]?key(?:[_-]?id)?|private[_-]?key|credentials?)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&)}\]]+/gi,
-    `$1${MASK}`,
-  ],
-  // signed URL query parameters
-  [/([?&](?:x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|sig|signature|token|access_token|api_key|key)=)[^&\s"']+/gi, `$1${MASK}`],
-  // AWS access key ids
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, MASK],
-  // Slack, GitHub, Google API keys
-  [/\bxox[abpors]-[0-9A-Za-z-]{10,}/g, MASK],
-  [/\bxapp-\d-[0-9A-Za-z-]{10,}/g, MASK],
-  [/\bgh[pousr]_[0-9A-Za-z]{20,}/g, MASK],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/g, MASK],
-  // JSON Web Tokens
-  [/\beyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{8,}/g, MASK],
-];
+/** Every rule, in the order they run: shapes first (they keep a token's prefix), then what stands before a value. */
+export const SECRET_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...KEY_VALUE_RULES];
 
-export function redact(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement);
+const KEY_BEGIN = /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----["'\s]*$/;
+const KEY_ANY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY/;
+const KEY_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+const TRACEBACK_FRAME = /^\s*File "[^"]*", line \d+/;
+/** A key body line: base64 alone on the line, or a long base64 word after a log prefix; or a PEM header. */
+const BODY_ALONE = /^(\s*)[A-Za-z0-9+/]+={0,2}(\s*)$/;
+const BODY_WORD = /(^|\s)[A-Za-z0-9+/]{16,}={0,2}(\s*)$/;
+const PEM_HEADER = /^\s*(?:Proc-Type|DEK-Info|Comment):/;
+const PRIVATE_KEY = redactedAs('private-key');
+
+/** One line on its own, with no knowledge of the lines around it. */
+export function redactLine(line: string, context: LineContext = { codeLine: false }): string {
+  let out = line;
+  for (const rule of SECRET_RULES) out = rule.apply(out, context);
   return out;
 }
+
+function bodyLine(line: string): string | undefined {
+  if (PEM_HEADER.test(line) || line.trim() === '') return line;
+  const alone = BODY_ALONE.exec(line);
+  if (alone) return `${alone[1]}${PRIVATE_KEY}${alone[2]}`;
+  const m = BODY_WORD.exec(line);
+  return m ? `${line.slice(0, m.index)}${m[1]}${PRIVATE_KEY}${m[2]}` : undefined;
+}
+
+export function redactLines(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let inKey = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (inKey || (KEY_END.test(line) && !KEY_ANY_BEGIN.test(line))) {
+      const end = KEY_END.exec(line);
+      if (end) {
+        if (!inKey) maskBodyBefore(lines, out); // the BEGIN line was cut off (a log's tail): mask the body lines before END
+        const before = line.slice(0, end.index);
+        out.push(`${bodyLine(before) ?? before}${line.slice(end.index)}`);
+        inKey = false;
+        continue;
+      }
+      const body = bodyLine(line);
+      if (body !== undefined) {
+        out.push(body);
+        continue;
+      }
+      inKey = false; // not a key line after all: the block was cut short
+    }
+    const context = { codeLine: i > 0 && TRACEBACK_FRAME.test(lines[i - 1]!) };
+    out.push(redactLine(line, context));
+    if (KEY_BEGIN.test(line)) inKey = true;
+  }
+  return out;
+}
+
+/** Masks the key body lines just before an END line whose BEGIN is not in the text. */
+function maskBodyBefore(lines: readonly string[], out: string[]): void {
+  for (let j = out.length - 1; j >= 0; j--) {
+    const body = bodyLine(lines[j]!);
+    if (body === undefined || lines[j]!.trim() === '') return;
+    out[j] = body;
+  }
+}
+
+/** Any text: redacted line by line, with the line breaks it had. */
+export function redactText(text: string): string {
+  if (text === '') return text;
+  const parts = text.split(/(\r?\n)/);
+  const lines = parts.filter((_, i) => i % 2 === 0);
+  const redacted = redactLines(lines);
+  return parts.map((p, i) => (i % 2 === 0 ? redacted[i / 2]! : p)).join('');
+}
+
+/** The name callers used before `redactText`. */
+export const redact = redactText;

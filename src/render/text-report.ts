@@ -1,7 +1,13 @@
 import type { Evidence, Finding, Report } from '../diagnosis/types.js';
+import { terminalSafe } from './terminal-safe.js';
 
-/** The report a person reads in a terminal: root cause first, then the other findings with their evidence. */
-export function renderTextReport(report: Report, options: { color?: boolean } = {}): string {
+/**
+ * The report a person reads in a terminal: root cause first, then the other findings with their
+ * evidence. Every string from the cluster goes through terminalSafe first, so the only escape
+ * sequences in the output are the report's own colours.
+ */
+export function renderTextReport(unsafe: Report, options: { color?: boolean } = {}): string {
+  const report = safeStrings(unsafe);
   const c = colors(options.color ?? false);
   const { namespace, name } = report.target;
   const out: string[] = [];
@@ -61,6 +67,13 @@ function renderEvidence(e: Evidence, c: Colors): string[] {
   if (e.kind === 'link') return [`    ${e.text ?? 'link'}: ${e.url ?? ''}`];
   const [first = '', ...more] = (e.text ?? '').split('\n');
   return [`    ${e.kind === 'note' ? '' : `${e.kind}: `}${first}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`, ...more.map((l) => `      ${l}`)];
+}
+
+function safeStrings<T>(value: T): T {
+  if (typeof value === 'string') return terminalSafe(value) as T;
+  if (Array.isArray(value)) return value.map(safeStrings) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeStrings(v)])) as T;
 }
 
 interface Colors {

@@ -16,21 +16,23 @@ export class ApiError extends Error {
     readonly reason: string,
     message: string,
     readonly details?: StatusDetails,
+    /** The Status's list metadata (a 410 Expired list carries a fresh continue token). */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
     this.name = 'ApiError';
   }
 
   toStatus(): Record<string, unknown> {
-    return statusObject(this.code, this.reason, this.message, this.details);
+    return statusObject(this.code, this.reason, this.message, this.details, this.listMeta);
   }
 }
 
-export function statusObject(code: number, reason: string, message: string, details?: StatusDetails): Record<string, unknown> {
+export function statusObject(code: number, reason: string, message: string, details?: StatusDetails, listMeta: { continue?: string } = {}): Record<string, unknown> {
   return {
     kind: 'Status',
     apiVersion: 'v1',
-    metadata: {},
+    metadata: listMeta,
     status: 'Failure',
     message,
     reason,

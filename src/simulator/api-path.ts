@@ -18,7 +18,7 @@ export interface ResourcePath {
 
 export interface DiscoveryPath {
   kind: 'discovery';
-  document: 'version' | 'api' | 'apis' | 'group' | 'groupVersion' | 'openapi';
+  document: 'version' | 'api' | 'apis' | 'group' | 'groupVersion' | 'openapi' | 'openapiV3Index' | 'openapiV3';
   group: string;
   version: string;
 }
@@ -31,7 +31,7 @@ export function parseApiPath(method: string, pathname: string, query: URLSearchP
   const segments = pathname.split('/').filter((s) => s.length > 0).map(safeDecode);
   const [root, ...rest] = segments;
   if (root === 'version' && rest.length === 0) return discovery('version');
-  if (root === 'openapi') return discovery('openapi');
+  if (root === 'openapi') return openApiPath(rest);
   if (root === 'api') {
     if (rest.length === 0) return discovery('api');
     const [version = '', ...tail] = rest;
@@ -46,6 +46,15 @@ export function parseApiPath(method: string, pathname: string, query: URLSearchP
     return resourcePath(method, group, version, tail, query);
   }
   return { kind: 'unknown' };
+}
+
+/** /openapi/v3 (index), /openapi/v3/api/v1, /openapi/v3/apis/GROUP/VERSION; anything else (v2) is 'openapi'. */
+function openApiPath(rest: string[]): DiscoveryPath {
+  if (rest[0] !== 'v3') return discovery('openapi');
+  if (rest.length === 1) return discovery('openapiV3Index');
+  if (rest[1] === 'api' && rest.length === 3) return discovery('openapiV3', '', rest[2]);
+  if (rest[1] === 'apis' && rest.length === 4) return discovery('openapiV3', rest[2], rest[3]);
+  return discovery('openapi');
 }
 
 function discovery(document: DiscoveryPath['document'], group = '', version = ''): DiscoveryPath {

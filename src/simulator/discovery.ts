@@ -1,21 +1,26 @@
 /**
  * Discovery documents as kube-apiserver serves them in legacy (unaggregated) form: /version,
- * /api, /apis, /apis/GROUP and the APIResourceList of each group version. kubectl asks /api and
- * /apis for aggregated discovery first; a plain application/json answer makes it fall back to these.
+ * /api, /apis, /apis/GROUP and the APIResourceList of each group version, for the API groups the
+ * snapshot's cluster has. kubectl asks /api and /apis for aggregated discovery first (see
+ * aggregated-discovery.ts); a plain application/json answer makes it fall back to these.
  */
 import { apiVersionOf, type ResourceRegistry, type ResourceType } from './resource-registry.js';
 
-export const SIMULATED_VERSION = {
-  major: '1',
-  minor: '29',
-  gitVersion: 'v1.29.0',
-  gitCommit: '3f7a50f38688eb332e2a1b013678c6435d539ae6',
-  gitTreeState: 'clean',
-  buildDate: '2023-12-13T08:44:33Z',
-  goVersion: 'go1.21.5',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+/** /version of a Kubernetes release ("1.29" → v1.29.0). */
+export function versionInfo(release: string): Record<string, unknown> {
+  const [major = '1', minor = '29'] = release.split('.');
+  return {
+    major,
+    minor,
+    gitVersion: `v${major}.${minor}.0`,
+    gitCommit: '3f7a50f38688eb332e2a1b013678c6435d539ae6',
+    gitTreeState: 'clean',
+    buildDate: '2023-12-13T08:44:33Z',
+    goVersion: 'go1.21.5',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
 
 export function apiVersions(serverAddress: string): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
@@ -32,7 +37,7 @@ export function apiGroupList(registry: ResourceRegistry): Record<string, unknown
   };
 }
 
-/** The APIGroup document of one group, or undefined when no kind of it is known. */
+/** The APIGroup document of one group, or undefined when the cluster does not have it. */
 export function apiGroupDocument(registry: ResourceRegistry, group: string): Record<string, unknown> | undefined {
   const found = registry.groups().find((g) => g.name === group && group !== '');
   return found ? apiGroup(found.name, found.versions, true) : undefined;
@@ -55,6 +60,11 @@ export function apiResourceList(registry: ResourceRegistry, group: string, versi
   };
 }
 
+/** The verbs a subresource takes, as the API server lists them. */
+export function subresourceVerbs(subresource: string): string[] {
+  return subresource === 'log' ? ['get'] : ['get', 'patch', 'update'];
+}
+
 function resourceEntries(type: ResourceType): Record<string, unknown>[] {
   const main = {
     name: type.plural,
@@ -69,8 +79,8 @@ function resourceEntries(type: ResourceType): Record<string, unknown>[] {
     name: `${type.plural}/${sub}`,
     singularName: '',
     namespaced: type.namespaced,
-    kind: sub === 'log' ? 'Pod' : type.kind,
-    verbs: sub === 'log' ? ['get'] : ['get', 'patch', 'update'],
+    kind: type.kind,
+    verbs: subresourceVerbs(sub),
   }));
   return [main, ...subresources];
 }

@@ -8,8 +8,10 @@ import type { Snapshot } from '../snapshot/load-snapshot.js';
 import { forbidden, isDenied } from './access-rules.js';
 import { ApiError, methodNotAllowed, pathNotFound } from './api-error.js';
 import { parseApiPath, type DiscoveryPath, type ResourcePath } from './api-path.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, SIMULATED_VERSION } from './discovery.js';
+import { aggregatedContentType, aggregatedDiscovery, aggregatedDiscoveryVersion } from './aggregated-discovery.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { sendError, sendJson } from './http-io.js';
+import { openApiV3Document, openApiV3Index } from './openapi-v3.js';
 import type { ObjectStore } from './object-store.js';
 import { handleGet, handleList } from './read-handlers.js';
 import type { RequestContext } from './request-context.js';
@@ -46,7 +48,7 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
   if (parsed.kind === 'resource') describeResourceRequest(record, parsed);
   if (deps.latencyMs > 0) await delay(deps.latencyMs);
   try {
-    if (parsed.kind === 'discovery') serveDiscovery(deps, method, parsed, res);
+    if (parsed.kind === 'discovery') await serveDiscovery(deps, req, parsed, res);
     else if (parsed.kind === 'resource') await serveResource(deps, req, res, parsed, url.searchParams);
     else throw pathNotFound();
   } catch (error) {
@@ -68,13 +70,20 @@ function describeResourceRequest(record: RecordedRequest, path: ResourcePath): v
   if (path.name !== undefined) record.name = path.name;
 }
 
-function serveDiscovery(deps: RouterDeps, method: string, path: DiscoveryPath, res: ServerResponse): void {
+async function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryPath, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
   const registry = deps.store.registry;
-  const document = (() => {
+  const kubernetes = registry.releases.kubernetes!;
+  const aggregated = path.document === 'api' || path.document === 'apis' ? aggregatedDiscoveryVersion(req.headers.accept, kubernetes) : undefined;
+  if (aggregated) {
+    sendJson(res, 200, aggregatedDiscovery(registry, path.document as 'api' | 'apis', aggregated), aggregatedContentType(aggregated));
+    return;
+  }
+  const document = await (async () => {
     switch (path.document) {
       case 'version':
-        return SIMULATED_VERSION;
+        return versionInfo(kubernetes);
       case 'api':
         return apiVersions(deps.serverAddress());
       case 'apis':
@@ -83,6 +92,10 @@ function serveDiscovery(deps: RouterDeps, method: string, path: DiscoveryPath, r
         return apiGroupDocument(registry, path.group);
       case 'groupVersion':
         return apiResourceList(registry, path.group, path.version);
+      case 'openapiV3Index':
+        return openApiV3Index(registry);
+      case 'openapiV3':
+        return openApiV3Document(registry, path.group, path.version);
       case 'openapi':
         return undefined;
     }

@@ -5,11 +5,7 @@
 import type { ObjectStore } from './object-store.js';
 
 export function addImplicitNamespaces(store: ObjectStore, timestamp?: string): void {
-  const names = new Set(['default', 'kube-system']);
-  for (const type of store.registry.all()) {
-    if (!type.namespaced) continue;
-    for (const object of store.listIn(type)) if (object.metadata.namespace) names.add(object.metadata.namespace);
-  }
+  const names = new Set(['default', 'kube-system', ...store.namespacesInUse()]);
   for (const name of [...names].sort()) {
     if (store.get('v1', 'Namespace', undefined, name)) continue;
     store.upsert({

@@ -1,27 +1,34 @@
 /**
  * The simulator's objects, in memory. Every change gets the next resourceVersion, is kept in a
- * bounded watch history and is delivered to subscribers (open watches). Objects keep their own
- * apiVersion: the same kind under two versions is two different objects, never converted.
+ * bounded watch history and is delivered to subscribers (open watches). An object is kept once per
+ * resource family at the family's preferred version and served at every version of it, converted
+ * as the cluster's conversion webhook would (built-in kinds whose versions differ keep one object
+ * per version). The history also answers lists at an older resourceVersion (paged lists).
  *
  * Tests use it directly: `store.upsert(obj)`, `store.get('serving.kserve.io/v1beta1',
  * 'InferenceService', 'default', 'x')`, `store.delete(...)`, `store.compact()`.
  */
 import { deepCopy, isPlainObject, jsonEqual, type KubeObject } from './kube-object.js';
 import { kubeTimestamp, stableUid } from './object-identity.js';
-import { ResourceRegistry, storageVersionOf, type ResourceType } from './resource-registry.js';
+import { convertObject } from './convert-object.js';
+import { ResourceRegistry, type ResourceType } from './resource-registry.js';
 import { WatchHistory, type StoreChange } from './watch-history.js';
 
 export type StoreListener = (change: StoreChange) => void;
 
-export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
-  return `${type.group}/${storageVersionOf(type.group, type.version)}/${type.plural}`;
+/** The key of the objects a type serves: its family's (its own version's for `separate` families). */
+export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural' | 'family'>): string {
+  return type.family.conversion === 'separate' ? `${type.group}/${type.version}/${type.plural}` : `${type.group}//${type.plural}`;
 }
 
-/** A stored object as served under `type`'s version (equivalent versions share one object). */
-export function servedAs(type: Pick<ResourceType, 'group' | 'version'>, object: KubeObject): KubeObject {
-  const copy = deepCopy(object);
-  copy.apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-  return copy;
+/** A stored object as served under `type`'s version. */
+export function servedAs(type: Pick<ResourceType, 'version' | 'family'>, object: KubeObject): KubeObject {
+  return convertObject(type.family, deepCopy(object), type.version);
+}
+
+/** etcd's key order (bytes, not locale): the order lists come in. */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export class ObjectStore {
@@ -42,10 +49,28 @@ export class ObjectStore {
     return String(this.revision);
   }
 
-  /** Creates or replaces an object, filling what a live server would; returns the stored copy. */
+  /** Creates or replaces an object, filling what a live server would; returns the stored copy at the object's apiVersion. */
   upsert(input: Record<string, unknown>): KubeObject {
-    const object = this.normalize(input);
-    const type = this.registry.ensure(object.apiVersion, object.kind, object.metadata.namespace !== undefined);
+    const { type, object } = this.put(input);
+    return servedAs(type, object);
+  }
+
+  /** Creates or replaces objects without answering copies (loading a snapshot). */
+  add(input: Record<string, unknown>): void {
+    this.put(input);
+  }
+
+  /** Namespaces that some stored object lives in. */
+  namespacesInUse(): Set<string> {
+    const names = new Set<string>();
+    for (const object of this.objects.values()) if (object.metadata.namespace) names.add(object.metadata.namespace);
+    return names;
+  }
+
+  private put(input: Record<string, unknown>): { type: ResourceType; object: KubeObject } {
+    const given = this.normalize(input);
+    const type = this.registry.ensure(given.apiVersion, given.kind, given.metadata.namespace !== undefined);
+    const object = convertObject(type.family, given, type.family.versions[0]!);
     if (!type.namespaced) delete object.metadata.namespace;
     else object.metadata.namespace ??= 'default';
     const key = this.keyOf(type, object.metadata.namespace, object.metadata.name);
@@ -58,7 +83,7 @@ export class ObjectStore {
     meta.resourceVersion = String(++this.revision);
     this.objects.set(key, object);
     this.publish({ type: previous ? 'MODIFIED' : 'ADDED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object, ...(previous ? { previous } : {}) });
-    return deepCopy(object);
+    return { type, object };
   }
 
   get(apiVersion: string, kind: string, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -81,16 +106,31 @@ export class ObjectStore {
     return found ? servedAs(type, found) : undefined;
   }
 
-  /** Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name. */
-  listIn(type: ResourceType, namespace?: string): KubeObject[] {
-    const prefix = `${typeKeyOf(type)}/`;
+  /**
+   * Objects of a type, in one namespace or (namespace undefined) all, sorted by namespace then name;
+   * with `atRevision`, as they were then ('expired' when the history no longer reaches back).
+   */
+  listIn(type: ResourceType, namespace?: string): KubeObject[];
+  listIn(type: ResourceType, namespace: string | undefined, atRevision: number): KubeObject[] | 'expired';
+  listIn(type: ResourceType, namespace?: string, atRevision?: number): KubeObject[] | 'expired' {
+    const typeKey = typeKeyOf(type);
+    const state = new Map<string, KubeObject>();
+    for (const [key, object] of this.objects) if (key.startsWith(`${typeKey}/`)) state.set(key, object);
+    if (atRevision !== undefined && atRevision < this.revision) {
+      const undone = this.history.since(atRevision);
+      if (undone === 'expired') return 'expired';
+      for (const change of undone.filter((c) => c.typeKey === typeKey).reverse()) {
+        const key = this.keyOf(type, change.object.metadata.namespace, change.object.metadata.name);
+        if (change.type === 'ADDED') state.delete(key);
+        else state.set(key, change.previous ?? change.object);
+      }
+    }
     const found: KubeObject[] = [];
-    for (const [key, object] of this.objects) {
-      if (!key.startsWith(prefix)) continue;
+    for (const object of state.values()) {
       if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
       found.push(servedAs(type, object));
     }
-    return found.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+    return found.sort((a, b) => byteOrder(`${a.metadata.namespace ?? ''}/${a.metadata.name}`, `${b.metadata.namespace ?? ''}/${b.metadata.name}`));
   }
 
   deleteIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -100,8 +140,8 @@ export class ObjectStore {
     this.objects.delete(key);
     const deleted = deepCopy(existing);
     deleted.metadata.resourceVersion = String(++this.revision);
-    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted });
-    return deepCopy(deleted);
+    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted, previous: existing });
+    return servedAs(type, deleted);
   }
 
   /** Changes after a resourceVersion (for watch replay), or 'expired' when they fell out of the history. */
@@ -119,12 +159,12 @@ export class ObjectStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Stored objects are replaced, never changed in place: the history and listeners share them. */
   private publish(change: StoreChange): void {
-    const stored = { ...change, object: deepCopy(change.object) };
-    this.history.record(stored);
+    this.history.record(change);
     for (const listener of [...this.listeners]) {
       try {
-        listener(stored);
+        listener(change);
       } catch {
         // a broken watch must not break the store
       }

@@ -1,8 +1,27 @@
 /**
- * The kinds the simulated API server knows: plural, singular, kind, group, version, scope,
- * short names, verbs and subresources. Well-known kinds are always served; kinds that only
- * appear in a snapshot (or are upserted later) are added on the fly.
+ * The kinds the simulated API server serves, from the cluster profile (the releases the snapshot's
+ * cluster runs): one ResourceType per served group/version/plural, grouped into families (one
+ * object served at several versions, or one type per version for built-ins). Kinds the catalog
+ * does not know are added when an object of them arrives (`ensure`), and so is a catalogued
+ * product no object had installed yet (tests upsert freely into a running simulator).
  */
+import { installedKinds, resolveClusterProfile, type ClusterProfile, type InstalledKind } from './api-catalog/cluster-profile.js';
+import type { ConversionKind, ProductId } from './api-catalog/catalog-kind.js';
+import { chooseRelease } from './api-catalog/choose-release.js';
+import { compareKubeVersions } from './api-catalog/kube-version-order.js';
+import { productOfGroup } from './api-catalog/products.js';
+
+/** One kind in one API group: the versions it is served at share its objects (unless `separate`). */
+export interface ResourceFamily {
+  group: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  conversion: ConversionKind;
+  /** Served versions, preferred first; objects are kept at the first. */
+  versions: string[];
+}
+
 export interface ResourceType {
   group: string;
   version: string;
@@ -12,101 +31,19 @@ export interface ResourceType {
   namespaced: boolean;
   shortNames: string[];
   verbs: string[];
-  /** Subresources served under NAME/…: "status", "log". */
+  /** Subresources served under NAME/…: "status", "log", "scale". */
   subresources: string[];
   categories?: string[];
+  family: ResourceFamily;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-interface Spec {
-  plural: string;
-  kind: string;
-  namespaced?: boolean;
-  shortNames?: string[];
-  status?: boolean;
-  subresources?: string[];
-  verbs?: string[];
-  categories?: string[];
-}
-
-function define(group: string, version: string, specs: Spec[]): ResourceType[] {
-  return specs.map((s) => ({
-    group,
-    version,
-    plural: s.plural,
-    singular: s.kind.toLowerCase(),
-    kind: s.kind,
-    namespaced: s.namespaced ?? true,
-    shortNames: s.shortNames ?? [],
-    verbs: s.verbs ?? ALL_VERBS,
-    subresources: [...(s.status ? ['status'] : []), ...(s.subresources ?? [])],
-    ...(s.categories ? { categories: s.categories } : {}),
-  }));
-}
-
-const inferenceService: Spec = { plural: 'inferenceservices', kind: 'InferenceService', shortNames: ['isvc'], status: true, categories: ['all'] };
-const istioNetworking: Spec[] = [
-  { plural: 'gateways', kind: 'Gateway', shortNames: ['gw'] },
-  { plural: 'virtualservices', kind: 'VirtualService', shortNames: ['vs'] },
-  { plural: 'destinationrules', kind: 'DestinationRule', shortNames: ['dr'] },
-];
-
-export const WELL_KNOWN_RESOURCES: readonly ResourceType[] = [
-  ...define('', 'v1', [
-    { plural: 'pods', kind: 'Pod', shortNames: ['po'], status: true, subresources: ['log'], categories: ['all'] },
-    { plural: 'events', kind: 'Event', shortNames: ['ev'] },
-    { plural: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] },
-    { plural: 'services', kind: 'Service', shortNames: ['svc'], status: true, categories: ['all'] },
-    { plural: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] },
-    { plural: 'namespaces', kind: 'Namespace', shortNames: ['ns'], namespaced: false, status: true },
-    { plural: 'secrets', kind: 'Secret' },
-    { plural: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] },
-    { plural: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], status: true },
-    { plural: 'limitranges', kind: 'LimitRange', shortNames: ['limits'] },
-    { plural: 'nodes', kind: 'Node', shortNames: ['no'], namespaced: false, status: true },
-    { plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], status: true },
-  ]),
-  ...define('apps', 'v1', [
-    { plural: 'deployments', kind: 'Deployment', shortNames: ['deploy'], status: true, categories: ['all'] },
-    { plural: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], status: true, categories: ['all'] },
-    { plural: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], status: true, categories: ['all'] },
-  ]),
-  ...define('coordination.k8s.io', 'v1', [{ plural: 'leases', kind: 'Lease' }]),
-  ...define('events.k8s.io', 'v1', [{ plural: 'events', kind: 'Event', shortNames: ['ev'] }]),
-  ...define('serving.kserve.io', 'v1beta1', [inferenceService]),
-  ...define('serving.kserve.io', 'v1alpha1', [
-    { plural: 'servingruntimes', kind: 'ServingRuntime', status: true },
-    { plural: 'clusterservingruntimes', kind: 'ClusterServingRuntime', namespaced: false, status: true },
-    { plural: 'inferencegraphs', kind: 'InferenceGraph', shortNames: ['ig'], status: true },
-    { plural: 'trainedmodels', kind: 'TrainedModel', shortNames: ['tm'], status: true },
-  ]),
-  ...define('serving.kubeflow.org', 'v1beta1', [inferenceService]),
-  ...define('serving.kubeflow.org', 'v1alpha2', [inferenceService]),
-  ...define('serving.knative.dev', 'v1', [
-    { plural: 'services', kind: 'Service', shortNames: ['kservice', 'ksvc'], status: true, categories: ['all', 'knative', 'serving'] },
-    { plural: 'configurations', kind: 'Configuration', shortNames: ['config', 'cfg'], status: true, categories: ['all', 'knative', 'serving'] },
-    { plural: 'revisions', kind: 'Revision', shortNames: ['rev'], status: true, categories: ['all', 'knative', 'serving'] },
-    { plural: 'routes', kind: 'Route', shortNames: ['rt'], status: true, categories: ['all', 'knative', 'serving'] },
-  ]),
-  ...define('networking.istio.io', 'v1beta1', istioNetworking),
-  ...define('networking.istio.io', 'v1alpha3', istioNetworking),
-  ...define('networking.istio.io', 'v1', istioNetworking),
-  ...define('security.istio.io', 'v1beta1', [
-    { plural: 'authorizationpolicies', kind: 'AuthorizationPolicy', shortNames: ['ap'] },
-    { plural: 'peerauthentications', kind: 'PeerAuthentication', shortNames: ['pa'] },
-  ]),
-  ...define('rbac.istio.io', 'v1alpha1', [
-    { plural: 'clusterrbacconfigs', kind: 'ClusterRbacConfig', namespaced: false },
-    { plural: 'serviceroles', kind: 'ServiceRole' },
-    { plural: 'servicerolebindings', kind: 'ServiceRoleBinding' },
-  ]),
-  ...define('rbac.authorization.k8s.io', 'v1', [
-    { plural: 'roles', kind: 'Role' },
-    { plural: 'rolebindings', kind: 'RoleBinding' },
-    { plural: 'clusterroles', kind: 'ClusterRole', namespaced: false },
-    { plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
-  ]),
+/** kube-apiserver's order of its built-in groups in /apis; CRD groups follow in alphabetical order. */
+const BUILT_IN_GROUP_ORDER = [
+  '', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
+  'certificates.k8s.io', 'networking.k8s.io', 'extensions', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
+  'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
 ];
 
 /** "v1" → {group:"", version:"v1"}; "serving.kserve.io/v1beta1" → {group, version}. */
@@ -127,28 +64,16 @@ export function guessPlural(kind: string): string {
   return `${lower}s`;
 }
 
-/**
- * API versions that a real cluster serves for the same stored objects without changing their
- * schema (Istio's CRDs serve v1alpha3, v1beta1 and v1 side by side): an object stored under one of
- * them is served under all. The first version is the storage version. Versions whose schemas differ
- * (InferenceService v1alpha2 and v1beta1) are not listed: those are different objects here.
- */
-const EQUIVALENT_VERSIONS: Readonly<Record<string, readonly string[]>> = {
-  'networking.istio.io': ['v1beta1', 'v1alpha3', 'v1'],
-  'security.istio.io': ['v1beta1', 'v1'],
-};
-
-/** The version objects of this group/version are stored under. */
-export function storageVersionOf(group: string, version: string): string {
-  const versions = EQUIVALENT_VERSIONS[group];
-  return versions?.includes(version) ? versions[0]! : version;
-}
-
 export class ResourceRegistry {
+  private readonly families: ResourceFamily[] = [];
   private readonly types: ResourceType[] = [];
+  /** Release of each installed product ("kubernetes" always). */
+  readonly releases: Partial<Record<ProductId, string>>;
 
-  constructor(initial: readonly ResourceType[] = WELL_KNOWN_RESOURCES) {
-    for (const t of initial) this.types.push({ ...t, shortNames: [...t.shortNames], verbs: [...t.verbs], subresources: [...t.subresources] });
+  /** Default: a bare cluster of the default Kubernetes release (products arrive with their objects). */
+  constructor(profile: ClusterProfile = resolveClusterProfile([])) {
+    this.releases = { ...profile.releases };
+    for (const kind of profile.kinds) this.add(kind);
   }
 
   all(): readonly ResourceType[] {
@@ -164,35 +89,84 @@ export class ResourceRegistry {
     return this.types.find((t) => t.group === group && t.version === version && t.kind === kind);
   }
 
-  /** The type serving objects of this apiVersion/kind, registered (namespaced unless told) when unknown. */
+  /** The type serving objects of this apiVersion/kind, installed (namespaced unless told) when not served yet. */
   ensure(apiVersion: string, kind: string, namespaced = true): ResourceType {
     const known = this.byKind(apiVersion, kind);
     if (known) return known;
     const { group, version } = splitApiVersion(apiVersion);
-    const sameKindElsewhere = this.types.find((t) => t.group === group && t.kind === kind);
-    const type: ResourceType = {
+    const product = productOfGroup(group);
+    if (product && this.releases[product.id] === undefined) {
+      const release = chooseRelease(product, [{ group, version, kind, where: '' }]);
+      this.releases[product.id] = release;
+      for (const installed of installedKinds({ [product.id]: release })) this.add(installed);
+      const installedNow = this.byKind(apiVersion, kind);
+      if (installedNow) return installedNow;
+    }
+    const family = this.families.find((f) => f.group === group && f.kind === kind);
+    if (family) return this.addVersion(family, version);
+    const sibling = this.types.find((t) => t.group === group && t.kind === kind);
+    return this.add({
       group,
-      version,
-      plural: sameKindElsewhere?.plural ?? guessPlural(kind),
-      singular: kind.toLowerCase(),
       kind,
-      namespaced: sameKindElsewhere?.namespaced ?? namespaced,
+      plural: sibling?.plural ?? guessPlural(kind),
+      namespaced: sibling?.namespaced ?? namespaced,
       shortNames: [],
-      verbs: [...ALL_VERBS],
       subresources: ['status'],
-    };
+      versions: [version],
+      conversion: 'none',
+      product: product?.id ?? 'kubernetes',
+    });
+  }
+
+  /** Groups with their versions, in discovery order (preferred version first). */
+  groups(): { name: string; versions: string[] }[] {
+    const names = [...new Set(this.types.map((t) => t.group))].sort(compareGroups);
+    return names.map((name) => ({
+      name,
+      versions: [...new Set(this.types.filter((t) => t.group === name).map((t) => t.version))].sort(compareKubeVersions),
+    }));
+  }
+
+  private add(kind: InstalledKind): ResourceType {
+    const family: ResourceFamily = { group: kind.group, kind: kind.kind, plural: kind.plural, namespaced: kind.namespaced, conversion: kind.conversion, versions: [] };
+    const separate = kind.conversion === 'separate';
+    let first: ResourceType | undefined;
+    for (const version of kind.versions) {
+      const own = separate ? { ...family, versions: [version] } : family;
+      if (separate) this.families.push(own);
+      else if (!family.versions.includes(version)) family.versions.push(version);
+      const type: ResourceType = {
+        group: kind.group,
+        version,
+        plural: kind.plural,
+        singular: kind.kind.toLowerCase(),
+        kind: kind.kind,
+        namespaced: kind.namespaced,
+        shortNames: [...kind.shortNames],
+        verbs: [...(kind.verbs ?? ALL_VERBS)],
+        subresources: [...kind.subresources],
+        ...(kind.categories ? { categories: [...kind.categories] } : {}),
+        family: own,
+      };
+      this.types.push(type);
+      first ??= type;
+    }
+    if (!separate) this.families.push(family);
+    return first!;
+  }
+
+  private addVersion(family: ResourceFamily, version: string): ResourceType {
+    const sibling = this.types.find((t) => t.family === family)!;
+    family.versions = [...family.versions, version].sort(compareKubeVersions);
+    const type: ResourceType = { ...sibling, version, shortNames: [...sibling.shortNames], verbs: [...sibling.verbs], subresources: [...sibling.subresources] };
     this.types.push(type);
     return type;
   }
+}
 
-  /** Groups with their versions, in registration order (the first version is the preferred one). */
-  groups(): { name: string; versions: string[] }[] {
-    const groups: { name: string; versions: string[] }[] = [];
-    for (const t of this.types) {
-      let g = groups.find((x) => x.name === t.group);
-      if (!g) groups.push((g = { name: t.group, versions: [] }));
-      if (!g.versions.includes(t.version)) g.versions.push(t.version);
-    }
-    return groups;
-  }
+function compareGroups(a: string, b: string): number {
+  const ia = BUILT_IN_GROUP_ORDER.indexOf(a);
+  const ib = BUILT_IN_GROUP_ORDER.indexOf(b);
+  if (ia >= 0 || ib >= 0) return (ia < 0 ? Infinity : ia) - (ib < 0 ? Infinity : ib);
+  return a.localeCompare(b);
 }

@@ -4,7 +4,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Snapshot } from '../snapshot/load-snapshot.js';
+import path from 'node:path';
+import { SnapshotError, type Snapshot } from '../snapshot/load-snapshot.js';
+import { resolveClusterProfile } from './api-catalog/cluster-profile.js';
+import { ApiError } from './api-error.js';
+import { completePodStatus } from './complete-pod-status.js';
+import type { KubeObject } from './kube-object.js';
 import { createRouter } from './http-router.js';
 import { addImplicitNamespaces } from './implicit-namespaces.js';
 import { writeKubeconfigFile } from './kubeconfig-file.js';
@@ -38,10 +43,23 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-/** A store holding the snapshot's objects, with what a live server fills in (uids, namespaces…). */
+/**
+ * A store holding the snapshot's objects in the API groups its cluster has (cluster.yaml, else
+ * inferred from the objects), with what a live server and the kubelet fill in (uids, namespaces,
+ * pod conditions…). A snapshot that contradicts itself is a SnapshotError.
+ */
 export function storeFromSnapshot(snapshot: Snapshot): ObjectStore {
-  const store = new ObjectStore(new ResourceRegistry());
-  for (const object of snapshot.objects) store.upsert(object);
+  const profile = resolveClusterProfile(snapshot.objects, snapshot.cluster, path.join(snapshot.dir, 'cluster.yaml'));
+  const store = new ObjectStore(new ResourceRegistry(profile));
+  for (const object of snapshot.objects) {
+    try {
+      store.add(completePodStatus(object as KubeObject));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const meta = (object.metadata ?? {}) as { name?: string; namespace?: string };
+      throw new SnapshotError(`${String(object.kind)} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}: ${error.message}`, path.join(snapshot.dir, 'objects.yaml'));
+    }
+  }
   addImplicitNamespaces(store);
   return store;
 }

@@ -47,11 +47,19 @@ function condition(o: KubeObject, type: string): Condition | undefined {
 const readyStatus: Column = { name: 'Ready', type: 'string', description: 'Ready condition status', cell: (o) => condition(o, 'Ready')?.status ?? '' };
 const readyReason: Column = { name: 'Reason', type: 'string', description: 'Ready condition reason', cell: (o) => condition(o, 'Ready')?.reason ?? '' };
 
-function trafficPercent(o: KubeObject, pick: (t: Record<string, unknown>) => boolean): Cell {
-  const traffic = (o.status as { components?: { predictor?: { traffic?: Record<string, unknown>[] } } } | undefined)?.components?.predictor?.traffic;
+type TrafficTarget = { tag?: string; latestRevision?: boolean; percent?: number; revisionName?: string };
+
+/** A field of the predictor's traffic target that `pick` selects, as the CRD's JSONPath columns read it. */
+function trafficField(o: KubeObject, pick: (t: TrafficTarget) => boolean, field: 'percent' | 'revisionName'): Cell {
+  const traffic = (o.status as { components?: { predictor?: { traffic?: TrafficTarget[] } } } | undefined)?.components?.predictor?.traffic;
   const found = Array.isArray(traffic) ? traffic.find(pick) : undefined;
-  return typeof found?.percent === 'number' ? found.percent : null;
+  const value = found?.[field];
+  if (field === 'percent') return typeof value === 'number' ? value : null;
+  return typeof value === 'string' ? value : '';
 }
+
+const isPrev = (t: TrafficTarget): boolean => t.tag === 'prev';
+const isLatest = (t: TrafficTarget): boolean => t.latestRevision === true;
 
 const podColumns: Column[] = [
   nameColumn,
@@ -63,16 +71,32 @@ const podColumns: Column[] = [
   text('Node', 'spec.nodeName', 1),
 ];
 
+/** The additionalPrinterColumns of InferenceService v1beta1 (KServe, KFServing 0.5+). */
 const inferenceServiceColumns: Column[] = [
   nameColumn,
   text('URL', 'status.url'),
   readyStatus,
-  { name: 'Prev', type: 'integer', description: 'previous revision traffic percent', cell: (o) => trafficPercent(o, (t) => t.tag === 'prev') },
-  { name: 'Latest', type: 'integer', description: 'latest revision traffic percent', cell: (o) => trafficPercent(o, (t) => t.latestRevision === true) },
-  text('PrevRolledoutRevision', 'status.components.predictor.previousRolledoutRevision', 1),
-  text('LatestReadyRevision', 'status.components.predictor.latestReadyRevision', 1),
+  { name: 'Prev', type: 'integer', description: ".status.components.predictor.traffic[?(@.tag=='prev')].percent", cell: (o) => trafficField(o, isPrev, 'percent') },
+  { name: 'Latest', type: 'integer', description: '.status.components.predictor.traffic[?(@.latestRevision==true)].percent', cell: (o) => trafficField(o, isLatest, 'percent') },
+  { name: 'PrevRolledoutRevision', type: 'string', description: ".status.components.predictor.traffic[?(@.tag=='prev')].revisionName", cell: (o) => trafficField(o, isPrev, 'revisionName') },
+  { name: 'LatestReadyRevision', type: 'string', description: '.status.components.predictor.traffic[?(@.latestRevision==true)].revisionName', cell: (o) => trafficField(o, isLatest, 'revisionName') },
   ageColumn,
 ];
+
+/** The additionalPrinterColumns of KFServing's InferenceService v1alpha2. */
+const inferenceServiceV1alpha2Columns: Column[] = [
+  nameColumn,
+  text('URL', 'status.url'),
+  readyStatus,
+  { name: 'Default Traffic', type: 'integer', description: '.status.traffic', cell: (o) => numberAt(o, 'traffic') },
+  { name: 'Canary Traffic', type: 'integer', description: '.status.canaryTraffic', cell: (o) => numberAt(o, 'canaryTraffic') },
+  ageColumn,
+];
+
+function numberAt(o: KubeObject, field: string): Cell {
+  const value = (o.status as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'number' ? value : null;
+}
 
 const knativeServiceColumns: Column[] = [
   nameColumn,
@@ -154,7 +178,7 @@ export function columnsFor(type: ResourceType): Column[] {
       return deploymentColumns;
     case 'serving.kserve.io/inferenceservices':
     case 'serving.kubeflow.org/inferenceservices':
-      return inferenceServiceColumns;
+      return type.version === 'v1alpha2' ? inferenceServiceV1alpha2Columns : inferenceServiceColumns;
     case 'serving.knative.dev/services':
       return knativeServiceColumns;
     case 'serving.knative.dev/revisions':

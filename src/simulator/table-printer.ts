@@ -22,13 +22,24 @@ export function parseIncludeObject(value: string | null): IncludeObject {
   return value === 'None' || value === 'Object' ? value : 'Metadata';
 }
 
-export function toTable(type: ResourceType, objects: KubeObject[], options: { resourceVersion: string; includeObject: IncludeObject; now?: number }): Record<string, unknown> {
+/** The list metadata a Table carries: a paged list's continue token and remaining count too. */
+export interface TableListMeta {
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export function toTable(type: ResourceType, objects: KubeObject[], options: TableListMeta & { includeObject: IncludeObject; now?: number }): Record<string, unknown> {
   const now = options.now ?? Date.now();
   const columns = columnsFor(type);
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion: options.resourceVersion },
+    metadata: {
+      resourceVersion: options.resourceVersion,
+      ...(options.continue ? { continue: options.continue } : {}),
+      ...(options.remainingItemCount !== undefined ? { remainingItemCount: options.remainingItemCount } : {}),
+    },
     columnDefinitions: columns.map((c) => ({
       name: c.name,
       type: c.type,

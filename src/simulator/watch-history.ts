@@ -13,7 +13,7 @@ export interface StoreChange {
   typeKey: string;
   resourceVersion: number;
   object: KubeObject;
-  /** The object before a MODIFIED change. */
+  /** The object before a MODIFIED or DELETED change. */
   previous?: KubeObject;
 }
 

@@ -1,12 +1,14 @@
 /**
  * Loads a snapshot folder (contract/snapshot-format.md): the objects of objects.yaml
  * (multi-document, `kind: List` flattened), container logs under logs/, the deny rules of
- * access.yaml and the raw expect.yaml / config.yaml. Anything wrong with the folder is a
- * SnapshotError whose one-line message names the file (and line).
+ * access.yaml, the cluster's releases and API groups of cluster.yaml, and the raw expect.yaml /
+ * config.yaml. Anything wrong with the folder is a SnapshotError whose one-line message names the
+ * file (and line or key).
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseAccessRules, type DenyRule } from './parse-access-rules.js';
+import { parseClusterFile, type ClusterFile } from './parse-cluster-file.js';
 import { parseObjects } from './parse-objects.js';
 import { readContainerLogs } from './read-container-logs.js';
 import { SnapshotError } from './snapshot-error.js';
@@ -14,6 +16,7 @@ import { parseYamlFile } from './parse-yaml-file.js';
 
 export { SnapshotError } from './snapshot-error.js';
 export type { DenyRule } from './parse-access-rules.js';
+export type { ClusterFile } from './parse-cluster-file.js';
 
 export interface Snapshot {
   dir: string;
@@ -21,6 +24,8 @@ export interface Snapshot {
   /** Key `${ns}/${pod}/${container}` or `${ns}/${pod}/${container}#previous`. */
   logs: Map<string, string>;
   deny: DenyRule[];
+  /** cluster.yaml: releases and API groups; absent: inferred from the objects. */
+  cluster?: ClusterFile;
   expect?: unknown;
   config?: unknown;
 }
@@ -43,6 +48,9 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const accessFile = path.join(dir, 'access.yaml');
   const accessText = await readOptional(accessFile);
   if (accessText !== undefined) snapshot.deny = parseAccessRules(accessText, accessFile);
+  const clusterFile = path.join(dir, 'cluster.yaml');
+  const clusterText = await readOptional(clusterFile);
+  if (clusterText !== undefined) snapshot.cluster = parseClusterFile(clusterText, clusterFile);
 
   for (const [key, file] of [['expect', 'expect.yaml'], ['config', 'config.yaml']] as const) {
     const full = path.join(dir, file);

@@ -2,8 +2,9 @@
 import { parseAllDocuments } from 'yaml';
 import { SnapshotError } from './snapshot-error.js';
 
-export function parseYamlFile(text: string, file: string): unknown[] {
-  const documents = parseAllDocuments(text, { prettyErrors: true });
+/** `failsafe`: every scalar stays a string (so `kserve: 0.10` is "0.10", not the number 0.1). */
+export function parseYamlFile(text: string, file: string, options: { schema?: 'failsafe' } = {}): unknown[] {
+  const documents = parseAllDocuments(text, { prettyErrors: true, ...(options.schema ? { schema: options.schema } : {}) });
   const list = Array.isArray(documents) ? documents : [documents];
   const values: unknown[] = [];
   for (const doc of list) {

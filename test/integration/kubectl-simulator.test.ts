@@ -1,14 +1,16 @@
 /**
- * The real kubectl against the simulator: discovery fallback from aggregated discovery, Table
- * output (READY of InferenceServices, Init:Error of pods), -o yaml / jsonpath, logs (current and
- * previous), merge and strategic patches, and RBAC-like errors. kubectl must be installed: the
- * suite fails (never skips) when it is missing.
+ * The real kubectl against the simulator: aggregated discovery (and the legacy fallback on older
+ * clusters), only the API groups the snapshot's cluster has, objects at every served version
+ * (KFServing v1alpha2 / v1beta1), Table output (READY of InferenceServices, Init:Error of pods),
+ * -o yaml / jsonpath, paged lists, logs (current and previous), merge and strategic patches,
+ * apply and explain through OpenAPI v3, and RBAC-like errors. kubectl must be installed: the suite
+ * fails (never skips) when it is missing.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
 const FIXTURE = path.resolve('test/fixtures/simulator/basic');
@@ -26,11 +28,16 @@ interface Result {
 
 /** Runs kubectl asynchronously (the simulator answers from this same process). */
 function kubectl(...args: string[]): Promise<Result> {
-  const kubeconfig = path.join(workDir, 'kubeconfig');
+  return kubectlWith('kubeconfig', ...args);
+}
+
+/** kubectl with a kubeconfig file of workDir (and its own discovery cache). */
+function kubectlWith(config: string, ...args: string[]): Promise<Result> {
+  const kubeconfig = path.join(workDir, config);
   return new Promise((resolve) => {
     execFile(
       'kubectl',
-      ['--kubeconfig', kubeconfig, '--cache-dir', path.join(workDir, 'cache'), ...args],
+      ['--kubeconfig', kubeconfig, '--cache-dir', path.join(workDir, `cache-${config}`), ...args],
       { env: { PATH: process.env.PATH ?? '', HOME: workDir }, timeout: 20_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : -1) : 0;
@@ -71,13 +78,14 @@ it('lists InferenceServices in all namespaces with the READY column', async () =
   const result = await kubectl('get', 'inferenceservices', '-A');
   expect(result.code).toBe(0);
   const [header, ...lines] = rows(result.stdout);
-  expect(header).toEqual(['NAMESPACE', 'NAME', 'URL', 'READY', 'PREV', 'LATEST', 'AGE']);
+  expect(header).toEqual(['NAMESPACE', 'NAME', 'URL', 'READY', 'PREV', 'LATEST', 'PREVROLLEDOUTREVISION', 'LATESTREADYREVISION', 'AGE']);
   expect(lines).toEqual([
     ['default', 'flowers', 'http://flowers.default.example.com', 'True', expect.any(String)],
-    ['kserve-test', 'sklearn-iris', 'http://sklearn-iris.kserve-test.example.com', 'False', '100', expect.stringMatching(/^\d+[ydhms]/)],
+    ['kserve-test', 'sklearn-iris', 'http://sklearn-iris.kserve-test.example.com', 'False', '100', 'sklearn-iris-predictor-00001', expect.stringMatching(/^\d+[ydhms]/)],
   ]);
-  // kubectl fell back from aggregated discovery to the legacy documents
-  expect(sim.requests.some((r) => r.path === '/apis/serving.kserve.io/v1beta1')).toBe(true);
+  // one aggregated discovery document per root, no per-group documents
+  expect(sim.requests.filter((r) => r.path === '/apis')).toHaveLength(1);
+  expect(sim.requests.some((r) => r.path === '/apis/serving.kserve.io/v1beta1')).toBe(false);
 });
 
 it('prints one object as YAML and a field with jsonpath', async () => {
@@ -147,4 +155,83 @@ it('reports errors as the API server does', async () => {
   const empty = await kubectl('get', 'ksvc', '-A');
   expect(empty.code).toBe(0);
   expect(empty.stderr).toContain('No resources found');
+});
+
+describe('a snapshot served as the cluster it comes from', () => {
+  const V1ALPHA2 = path.resolve('test/scenarios/storage-uri-not-found');
+  const others: RunningSimulator[] = [];
+
+  afterEach(async () => {
+    await Promise.all(others.splice(0).map((o) => o.close()));
+  });
+
+  /** Serves a snapshot (optionally as another cluster) under its own kubeconfig name. */
+  async function serve(name: string, snapshot: Snapshot, cluster?: Snapshot['cluster']): Promise<RunningSimulator> {
+    const other = await startSimulator({ snapshot: { ...snapshot, ...(cluster ? { cluster } : {}) } });
+    others.push(other);
+    await other.writeKubeconfig(path.join(workDir, name));
+    return other;
+  }
+
+  it('kubectl get inferenceservices -A lists the objects of a v1alpha2 snapshot (KFServing 0.3)', async () => {
+    const other = await serve('kfserving-03', await loadSnapshot(V1ALPHA2));
+    const list = await kubectlWith('kfserving-03', 'get', 'inferenceservices', '-A');
+    expect(list.code).toBe(0);
+    const [header, ...lines] = list.stdout.trim().split('\n');
+    expect(header).toMatch(/^NAMESPACE\s+NAME\s+URL\s+READY\s+DEFAULT TRAFFIC\s+CANARY TRAFFIC\s+AGE$/);
+    expect(lines.map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['default', 'sklearn-iris']]);
+    const uri = await kubectlWith('kfserving-03', 'get', 'inferenceservices.serving.kubeflow.org', 'sklearn-iris', '-o', 'jsonpath={.apiVersion} {.spec.default.predictor.sklearn.storageUri}');
+    expect(uri.stdout).toBe('serving.kubeflow.org/v1alpha2 gs://kfserving-samples/models/sklearn/iris-1');
+    // this cluster has no KServe: the group is absent, as on a real KFServing 0.3 cluster
+    const kserve = await kubectlWith('kfserving-03', 'get', 'inferenceservices.serving.kserve.io', '-A');
+    expect(kserve.code).toBe(1);
+    expect(kserve.stderr).toContain(`the server doesn't have a resource type "inferenceservices"`);
+    expect(other.requests.filter((r) => r.resource === 'inferenceservices').map((r) => `${r.group}/${r.version}`)).toEqual(['serving.kubeflow.org/v1alpha2', 'serving.kubeflow.org/v1alpha2']);
+  });
+
+  it('on KFServing 0.5 the same snapshot lists at v1beta1, converted, and still reads at v1alpha2', async () => {
+    await serve('kfserving-05', await loadSnapshot(V1ALPHA2), { kfserving: '0.5' });
+    const list = await kubectlWith('kfserving-05', 'get', 'inferenceservices', '-A');
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAMESPACE\s+NAME\s+URL\s+READY\s+PREV\s+LATEST\s+PREVROLLEDOUTREVISION\s+LATESTREADYREVISION\s+AGE$/);
+    expect(list.stdout).toContain('sklearn-iris');
+    const v1beta1 = await kubectlWith('kfserving-05', 'get', 'inferenceservices.serving.kubeflow.org', 'sklearn-iris', '-o', 'jsonpath={.apiVersion} {.spec.predictor.sklearn.storageUri} {.status.components.predictor.latestCreatedRevision}');
+    expect(v1beta1.stdout).toBe('serving.kubeflow.org/v1beta1 gs://kfserving-samples/models/sklearn/iris-1 sklearn-iris-predictor-default-29jks');
+    const v1alpha2 = await kubectlWith('kfserving-05', 'get', 'inferenceservices.v1alpha2.serving.kubeflow.org', 'sklearn-iris', '-o', 'jsonpath={.spec.default.predictor.sklearn.storageUri}');
+    expect(v1alpha2.stdout).toBe('gs://kfserving-samples/models/sklearn/iris-1');
+  });
+
+  it('an older cluster: /version from cluster.yaml, legacy discovery, Ingress only at v1beta1', async () => {
+    const other = await serve('k8s-118', { dir: '/nonexistent', objects: [], logs: new Map(), deny: [] }, { kubernetes: '1.18' });
+    const version = await kubectlWith('k8s-118', 'version', '-o', 'json');
+    expect(JSON.parse(version.stdout).serverVersion.gitVersion).toBe('v1.18.0');
+    const resources = await kubectlWith('k8s-118', 'api-resources', '--api-group=networking.k8s.io', '-o', 'name');
+    expect(resources.stdout.trim().split('\n').sort()).toEqual(['ingressclasses.networking.k8s.io', 'ingresses.networking.k8s.io', 'networkpolicies.networking.k8s.io']);
+    const ingress = await kubectlWith('k8s-118', 'get', 'ingresses.v1.networking.k8s.io');
+    expect(ingress.code).toBe(1);
+    // no aggregated discovery before 1.26: kubectl read the group version documents
+    expect(other.requests.some((r) => r.path === '/apis/networking.k8s.io/v1beta1')).toBe(true);
+  });
+
+  it('pages lists with --chunk-size and follows the continue token', async () => {
+    const objects = Array.from({ length: 5 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'paged' }, data: {} }));
+    const other = await serve('paged', { dir: '/nonexistent', objects, logs: new Map(), deny: [] });
+    const result = await kubectlWith('paged', 'get', 'configmaps', '-n', 'paged', '--chunk-size=2', '-o', 'name');
+    expect(result.stdout.trim().split('\n')).toEqual(objects.map((o) => `configmap/${o.metadata.name}`));
+    const lists = other.requests.filter((r) => r.resource === 'configmaps');
+    expect(lists.map((r) => [r.query.limit, Boolean(r.query.continue)])).toEqual([['2', false], ['2', true], ['2', true]]);
+  });
+
+  it('applies a manifest (server-side field validation found in OpenAPI v3) and explains a kind', async () => {
+    const manifest = path.join(workDir, 'isvc.yaml');
+    await writeFile(manifest, 'apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: created, namespace: kserve-test}\nspec: {predictor: {model: {modelFormat: {name: sklearn}, storageUri: gs://x}}}\n');
+    const apply = await kubectl('apply', '-f', manifest);
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout.trim()).toBe('inferenceservice.serving.kserve.io/created created');
+    expect(sim.requests.find((r) => r.method === 'POST')?.query.fieldValidation).toBe('Strict');
+    const explain = await kubectl('explain', 'pods.spec.containers.ports');
+    expect(explain.code).toBe(0);
+    expect(explain.stdout).toMatch(/FIELD:\s+ports <\[\]ContainerPort>/);
+    expect(explain.stdout).toMatch(/containerPort\s+<integer>/);
+  });
 });

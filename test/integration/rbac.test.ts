@@ -205,6 +205,8 @@ describe('the requests the code makes', () => {
     ['listed namespaces', ['kserve-test', 'default']],
   ])('runs the unready-watcher over %s: discovery, informers, the Lease, incident jobs', async (_what, namespaces) => {
     const snapshot: Snapshot = await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found'));
+    // a cluster migrating from KFServing to KServe: discovery shows both groups, the watcher watches both
+    snapshot.cluster = { ...snapshot.cluster, kserve: '0.11' };
     const sim = await startSimulator({ snapshot });
     const poster = fakePoster();
     const prefix = `rbac-${randomUUID().slice(0, 8)}`;

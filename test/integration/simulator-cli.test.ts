@@ -1,5 +1,5 @@
 /** `isvc-doctor simulate`: usage errors and bad snapshots exit 2 with one line; a good run serves until SIGTERM. */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -57,9 +57,25 @@ it('rejects a missing folder and YAML that does not parse, naming file and line'
   expect(bad.err).not.toMatch(/\n\s+at /);
 });
 
+it('refuses a cluster.yaml that its objects contradict, with one line naming the file and key', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'simulate-cluster-'));
+  try {
+    await writeFile(path.join(dir, 'objects.yaml'), 'apiVersion: serving.kubeflow.org/v1beta1\nkind: InferenceService\nmetadata: {name: flowers, namespace: default}\n');
+    await writeFile(path.join(dir, 'cluster.yaml'), 'kfserving: 0.4\n');
+    const result = await run(['--snapshot', dir]);
+    expect(result).toMatchObject({ code: 2, out: '' });
+    expect(result.err).toBe(
+      `isvc-doctor simulate: ${path.join(dir, 'cluster.yaml')}: \`kfserving\`: KFServing 0.4 does not serve serving.kubeflow.org/v1beta1 InferenceService (InferenceService default/flowers in objects.yaml)\n`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () => {
   expect(process.listenerCount('SIGTERM')).toBe(0);
-  const kubeconfig = path.join(await mkdtemp(path.join(tmpdir(), 'simulate-')), 'kubeconfig');
+  const dir = await mkdtemp(path.join(tmpdir(), 'simulate-'));
+  const kubeconfig = path.join(dir, 'kubeconfig');
   const output = captureOutput();
   try {
     const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);
@@ -75,5 +91,6 @@ it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () =
     expect(process.listenerCount('SIGTERM')).toBe(0);
   } finally {
     output.restore();
+    await rm(dir, { recursive: true, force: true });
   }
 });

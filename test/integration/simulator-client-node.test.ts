@@ -41,6 +41,25 @@ afterEach(async () => {
 });
 
 describe('reads', () => {
+  it('completes a snapshot pod as the kubelet writes it: conditions derived from its container statuses', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'healthy', namespace: 'default' },
+      spec: { containers: [{ name: 'kserve-container', image: 'sklearnserver:v0.11.1' }, { name: 'queue-proxy', image: 'queue:1.10' }] },
+      status: { containerStatuses: [{ name: 'kserve-container', ready: true, state: { running: {} } }, { name: 'queue-proxy', ready: true, state: { running: {} } }] },
+    };
+    const other = await startSimulator({ snapshot: { dir: '/nonexistent', objects: [pod], logs: new Map(), deny: [] } });
+    try {
+      const read = await makeKubeClients(kubeConfigForServer(other.url)).core.readNamespacedPod({ name: 'healthy', namespace: 'default' });
+      expect(read.status?.phase).toBe('Running');
+      expect(read.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+      expect(read.status?.containerStatuses?.map((c) => [c.name, c.restartCount, c.image])).toEqual([['kserve-container', 0, 'sklearnserver:v0.11.1'], ['queue-proxy', 0, 'queue:1.10']]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('gets an InferenceService with server-filled metadata', async () => {
     const isvc = (await kube.custom.getNamespacedCustomObject({ ...KSERVE, namespace: NS, name: 'sklearn-iris' })) as {
       metadata: Record<string, unknown>;

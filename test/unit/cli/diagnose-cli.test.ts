@@ -1,19 +1,10 @@
 /** The CLI contract (shared/contract/cli.md): output formats and exit statuses, through main(). */
 import { describe, expect, it } from '@jest/globals';
-import { PassThrough } from 'node:stream';
 import { main } from '../../../src/cli/main.js';
 import { freePort } from '../../support/redis-server.js';
+import { runCliMain } from '../../support/run-cli.mjs';
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const code = await main(args, { stdout, stderr });
-  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
-}
+const run = (args: string[]) => runCliMain(main, args);
 
 const SCENARIO = 'test/scenarios/storage-uri-not-found';
 

@@ -56,3 +56,22 @@ describe('excerptLog repeats', () => {
     expect(e.truncated).toBe(true);
   });
 });
+
+describe('excerptLog redaction', () => {
+  it('masks the body of a private key even when only body lines are picked (redacts the whole log first)', () => {
+    const body = Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vx1x9l2Q${i}z9Y3kT`);
+    const log = ['-----BEGIN PRIVATE KEY-----', ...body, '-----END PRIVATE KEY-----'].join('\n');
+    const e = excerptLog(log);
+    // the tail (no error line): four body lines, folded as repeats of one shape, and END
+    expect(e.lineNumbers).toEqual([4, 7, 8]);
+    expect(e.lines).toEqual(['[REDACTED:private-key]', '[REDACTED:private-key]', '-----END PRIVATE KEY-----']);
+  });
+
+  it('cuts long lines after redaction, so a cut never leaves the start of a secret', () => {
+    const token = 'glpat-' + 'Ab3'.repeat(8);
+    const line = `ERROR ${'x'.repeat(60)} ${token} ${'y'.repeat(60)}`;
+    const e = excerptLog(line, { maxLineLength: 80 });
+    expect(e.lines).toEqual([`ERROR ${'x'.repeat(60)} glpat-…`]);
+    expect(e.lines[0]).not.toContain('Ab3');
+  });
+});

@@ -25,14 +25,36 @@ describe('ObjectStore', () => {
     expect(store.resourceVersion).toBe('3');
   });
 
-  it('serves each apiVersion separately and guesses plurals of unknown kinds', () => {
+  it('keeps one object per kind, served at every version of it, and guesses plurals of unknown kinds', () => {
     const store = new ObjectStore();
-    store.upsert(isvc({}));
-    expect(store.get('serving.kubeflow.org/v1beta1', 'InferenceService', 'default', 'x')).toBeUndefined();
+    // a v1beta1 object installs KFServing 0.6, which serves v1alpha2 too
+    const stored = store.upsert({ apiVersion: 'serving.kubeflow.org/v1beta1', kind: 'InferenceService', metadata: { name: 'x', namespace: 'default' }, spec: { predictor: { sklearn: { storageUri: 'gs://m' } } } });
+    expect(stored.apiVersion).toBe('serving.kubeflow.org/v1beta1');
+    expect(store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'x')).toBeUndefined();
+    expect(store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'x')?.spec).toEqual({ default: { predictor: { sklearn: { storageUri: 'gs://m' } } } });
+    // written at v1alpha2, it is the same object
+    store.upsert({ apiVersion: 'serving.kubeflow.org/v1alpha2', kind: 'InferenceService', metadata: { name: 'x', namespace: 'default' }, spec: { default: { predictor: { sklearn: { storageUri: 'gs://n' } } } } });
+    expect(store.list('serving.kubeflow.org/v1beta1', 'InferenceService').map((o) => [o.metadata.name, o.metadata.generation, (o.spec as any).predictor.sklearn.storageUri])).toEqual([['x', 2, 'gs://n']]);
     store.upsert({ apiVersion: 'example.com/v1', kind: 'Policy', metadata: { name: 'p', namespace: 'n' } });
     expect(store.registry.byKind('example.com/v1', 'Policy')?.plural).toBe('policies');
     store.upsert({ apiVersion: 'example.com/v1', kind: 'Class', metadata: { name: 'c' } });
     expect(store.registry.byKind('example.com/v1', 'Class')).toMatchObject({ plural: 'classes', namespaced: false });
+  });
+
+  it('lists a kind as it was at an older resourceVersion while the history reaches back', () => {
+    const store = new ObjectStore(undefined, { historyLimit: 10 });
+    const cm = (name: string, data: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: data } });
+    store.upsert(cm('a', '1'));
+    store.upsert(cm('b', '1'));
+    const type = store.registry.byKind('v1', 'ConfigMap')!;
+    store.upsert(cm('a', '2'));
+    store.delete('v1', 'ConfigMap', 'default', 'b');
+    store.upsert(cm('c', '1'));
+    const then = store.listIn(type, 'default', 2);
+    expect(then !== 'expired' && then.map((o) => [o.metadata.name, (o.data as { v: string }).v])).toEqual([['a', '1'], ['b', '1']]);
+    expect(store.listIn(type, 'default').map((o) => o.metadata.name)).toEqual(['a', 'c']);
+    store.compact();
+    expect(store.listIn(type, 'default', 2)).toBe('expired');
   });
 
   it('records history for watches and reports expired history after compact()', () => {

@@ -21,16 +21,16 @@ describe('Table output', () => {
       status: {
         url: 'http://x',
         conditions: [{ type: 'Ready', status: 'False' }],
-        components: { predictor: { traffic: [{ tag: 'prev', percent: 90 }, { latestRevision: true, percent: 10 }] } },
+        components: { predictor: { traffic: [{ tag: 'prev', percent: 90, revisionName: 'x-predictor-00001' }, { latestRevision: true, percent: 10, revisionName: 'x-predictor-00002' }] } },
       },
     } as KubeObject;
-    const table = toTable(registry.find('serving.kserve.io', 'v1beta1', 'inferenceservices')!, [isvc], { resourceVersion: '7', includeObject: 'Metadata', now }) as {
+    const table = toTable(registry.ensure('serving.kserve.io/v1beta1', 'InferenceService'), [isvc], { resourceVersion: '7', includeObject: 'Metadata', now }) as {
       columnDefinitions: { name: string; priority: number }[];
       rows: { cells: unknown[]; object: { kind: string; metadata: { namespace: string } } }[];
       metadata: { resourceVersion: string };
     };
-    expect(table.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name)).toEqual(['Name', 'URL', 'Ready', 'Prev', 'Latest', 'Age']);
-    expect(table.rows[0]!.cells).toEqual(['x', 'http://x', 'False', 90, 10, '', '', '60m']);
+    expect(table.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name)).toEqual(['Name', 'URL', 'Ready', 'Prev', 'Latest', 'PrevRolledoutRevision', 'LatestReadyRevision', 'Age']);
+    expect(table.rows[0]!.cells).toEqual(['x', 'http://x', 'False', 90, 10, 'x-predictor-00001', 'x-predictor-00002', '60m']);
     expect(table.rows[0]!.object).toMatchObject({ kind: 'PartialObjectMetadata', metadata: { namespace: 'ns' } });
     expect(table.metadata.resourceVersion).toBe('7');
   });
