@@ -142,7 +142,9 @@ async function linesAbout(ctx: DiagnosisContext, pods: V1Pod[], hosts: string[])
 }
 
 function logEvidence(lines: ProbeLine[], first: ProbeLine): Evidence {
-  const same = lines.filter((l) => l.ref === first.ref).slice(-4);
+  // the first failed probe (since when) and the latest ones (still failing)
+  const all = lines.filter((l) => l.ref === first.ref);
+  const same = all.length > 4 ? [all[0]!, ...all.slice(-3)] : all;
   return { kind: 'log', ref: first.ref, container: first.container, excerpt: same.map((l) => l.line), lineNumbers: same.map((l) => l.lineNumber), truncated: lines.length > same.length };
 }
 

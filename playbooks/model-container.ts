@@ -71,7 +71,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       finding('OOM_KILLED', {
         subject,
         title: `${failure.container} was killed for memory (OOMKilled, exit code 137) with a limit of ${limit ?? 'none'}`,
-        evidence: [state, ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
+        evidence: [state, ...terminatedField(pod, failure.container, subject), ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
         remediation,
         component,
         revision,
@@ -109,6 +109,13 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       revision,
     }),
   ];
+}
+
+/** The kubelet's record of the killed instance, as kubectl shows it (lastState.terminated.reason: OOMKilled). */
+function terminatedField(pod: V1Pod, container: string, subject: string): Evidence[] {
+  const status = pod.status?.containerStatuses?.find((c) => c.name === container);
+  const [where, t] = status?.lastState?.terminated ? ['lastState', status.lastState.terminated] : ['state', status?.state?.terminated];
+  return t ? [{ kind: 'field', ref: subject, container, text: `${where}.terminated.reason: ${t.reason ?? 'Error'}, exitCode: ${t.exitCode}` }] : [];
 }
 
 /**

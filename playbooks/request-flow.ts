@@ -83,7 +83,7 @@ export const requestFlow: Playbook = {
           subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
           title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
           evidence: [
-            { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: `gateways: ${gatewaysOf(topLevel).join(', ')}` },
+            { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: 'spec.gateways', excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)] },
             ...ingressConditions(ctx),
           ],
         }),

@@ -77,13 +77,24 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
     finding('STORAGE_INIT_FAILED', {
       subject,
       title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
-      evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, ...(evidence !== log.evidence ? [log.evidence] : []), evidence],
+      evidence: [
+        { kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText },
+        ...initializedCondition(pod, subject),
+        ...(evidence !== log.evidence ? [log.evidence] : []),
+        evidence,
+      ],
       remediation: causes.length === 0 ? restart : null,
       component,
       revision,
     }),
     ...causes.map((f) => ({ ...f, remediation: restart })),
   ];
+}
+
+/** The pod's Initialized condition: which init containers have not completed. */
+function initializedCondition(pod: V1Pod, subject: string): Evidence[] {
+  const c = pod.status?.conditions?.find((x) => x.type === 'Initialized' && x.status !== 'True');
+  return c ? [{ kind: 'condition', ref: subject, text: `Initialized=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
 }
 
 interface CauseInput {

@@ -138,12 +138,14 @@ async function notFoundFinding(reader: ClusterReader, target: TargetRef): Promis
     names = [];
   }
   const close = closeNames(target.name, names);
-  const groups = INFERENCE_SERVICE_VERSIONS.map((r) => `${r.group}/${r.version}`).join(', ');
+  const versions = await reader.inferenceServiceVersions().catch(() => [...INFERENCE_SERVICE_VERSIONS]);
+  const groups = versions.map((r) => `${r.group}/${r.version}`).join(', ');
   return finding('ISVC_NOT_FOUND', {
     subject: refOf('InferenceService', target.namespace, target.name),
     title: `No InferenceService "${target.name}" in namespace ${target.namespace}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
     evidence: [
       { kind: 'field', ref: `Namespace ${target.namespace}`, text: `searched namespace ${target.namespace} under ${groups}` },
+      { kind: 'note', ref: `Namespace ${target.namespace}`, text: `${versions[0] ? `${versions[0].plural}.${versions[0].group}` : 'inferenceservices'} "${target.name}" not found` },
       { kind: 'field', ref: `Namespace ${target.namespace}`, text: close.length ? `close names that exist: ${close.join(', ')}` : `InferenceServices there: ${names.slice(0, 20).join(', ') || 'none'}` },
     ],
   });
