@@ -12,7 +12,7 @@
  * RBAC in the namespace still explain it: reported as inferred, with the object as evidence.
  *
  * RBAC: list pods and get pods/log in knative-serving and istio-system; list envoyfilters,
- * authorizationpolicies, requestauthentications, policies (authentication.istio.io),
+ * authorizationpolicies, policies (authentication.istio.io),
  * clusterrbacconfigs, servicerolebindings; get gateways.
  * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT.
  */
@@ -166,8 +166,9 @@ async function rbacEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
  * workload (401/302) or Istio RBAC in the namespace (403) still explains it, inferred.
  */
 async function inferredBlocker(ctx: DiagnosisContext, selector: Record<string, string> | undefined, version: string | undefined): Promise<Finding[]> {
-  const auth = await gatewayAuth(ctx, selector ?? { istio: 'ingressgateway' });
-  const rbac = auth.length ? [] : await namespaceRbac(ctx);
+  const onGateway = await gatewayAuth(ctx, selector ?? { istio: 'ingressgateway' });
+  const auth = onGateway.filter((b) => b.kind === 'auth');
+  const rbac = auth.length ? [] : [...onGateway, ...(await namespaceRbac(ctx))];
   const found = auth.length ? auth : rbac;
   if (found.length === 0) return [];
   const why: Evidence = {

@@ -140,6 +140,8 @@ function describeIssue(error: z.ZodError, prefix: string): string {
 export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = process.cwd()): AppConfig {
   const file = fileConfigSchema.safeParse(raw ?? {});
   if (!file.success) throw new ConfigError(describeIssue(file.error, 'config'));
+  // a team's signature files are checked before anything else starts
+  const signatures = file.data.diagnosis.signatures.length ? signatureCatalogAt(file.data.diagnosis.signatures, baseDir, (m) => new ConfigError(m)) : undefined;
   const e = envSchema.safeParse(env);
   if (!e.success) throw new ConfigError(describeIssue(e.error, 'env'));
   const f = file.data;
@@ -166,7 +168,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       links: f.diagnosis.links,
       knativeNamespace: f.diagnosis.knativeNamespace,
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
-      ...(f.diagnosis.signatures.length ? { signatures: signatureCatalogAt(f.diagnosis.signatures, baseDir, (m) => new ConfigError(m)) } : {}),
+      ...(signatures ? { signatures } : {}),
     },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,

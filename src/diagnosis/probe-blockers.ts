@@ -2,14 +2,14 @@
  * What would answer Knative's ingress probes with 401/302 or 403 when the networking controller's
  * and the gateway's logs cannot be read or say nothing (the seed guide: "if you have auth on the
  * ingress gateway, probes get 401/302"): auth on the gateway workload that serves the route (an
- * ext_authz EnvoyFilter, an AuthorizationPolicy with action CUSTOM, a JWT origin Policy or a
- * RequestAuthentication that a policy requires), or Istio RBAC in the service's namespace (a
+ * ext_authz EnvoyFilter, an AuthorizationPolicy with action CUSTOM, a JWT origin Policy: 401/302;
+ * an AuthorizationPolicy on the gateway that requires a JWT principal: 403), or Istio RBAC in the service's namespace (a
  * ClusterRbacConfig that covers it with ServiceRoleBindings, ALLOW AuthorizationPolicies). Each
  * object is shown as its relevant fields, one "path: value" line each.
  */
 import { refOf } from '../kube/inference-service-view.js';
 import { matchesLabelSelector } from '../kube/label-selector.js';
-import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, REQUEST_AUTHENTICATIONS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
+import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { ForbiddenError } from '../kube/errors.js';
 import type { DiagnosisContext } from './playbook.js';
@@ -78,11 +78,9 @@ export async function gatewayAuth(ctx: DiagnosisContext, gatewayLabels: Record<s
   for (const p of originPolicies.filter((p) => Array.isArray(p.spec?.origins) && coversGateway(p, gatewayLabels))) {
     out.push({ kind: 'auth', what: `the JWT origin authentication Policy ${p.metadata.name}`, evidence: objectEvidence('Policy', p) });
   }
-  // a RequestAuthentication only validates JWTs; a policy that requires a principal turns it into a 401
-  const requiresJwt = policies.some((p) => coversGateway(p, gatewayLabels) && /requestPrincipals|notRequestPrincipals/.test(JSON.stringify(p.spec ?? {})));
-  const requestAuths = requiresJwt ? await optional(ctx.reader.listVersioned(REQUEST_AUTHENTICATIONS, ISTIO_NAMESPACE)) : [];
-  for (const r of requestAuths.filter((r) => coversGateway(r, gatewayLabels))) {
-    out.push({ kind: 'auth', what: `the RequestAuthentication ${r.metadata.name} (a JWT that an AuthorizationPolicy requires)`, evidence: objectEvidence('RequestAuthentication', r) });
+  // a RequestAuthentication only rejects invalid JWTs; a policy that requires a principal answers a probe without one with 403
+  for (const p of policies.filter((p) => p.spec?.action !== 'CUSTOM' && coversGateway(p, gatewayLabels) && /requestPrincipals/.test(JSON.stringify(p.spec ?? {})))) {
+    out.push({ kind: 'rbac', what: `the AuthorizationPolicy ${p.metadata.name} that requires a JWT on the gateway`, evidence: objectEvidence('AuthorizationPolicy', p) });
   }
   return out;
 }

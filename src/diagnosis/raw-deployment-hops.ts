@@ -22,6 +22,17 @@ function ownedByService(o: KubeObject, name: string): boolean {
   return o.metadata.name === name || (o.metadata.ownerReferences ?? []).some((r) => r.kind === 'InferenceService' && r.name === name);
 }
 
+/** An Ingress, or an HTTPRoute with the Gateways it attaches to and whether they accepted it. */
+function routeHop(kind: string, o: KubeObject, ns: string): Evidence {
+  const ref = refOf(kind, ns, o.metadata.name);
+  if (kind !== 'HTTPRoute') return hop(ref, 'ok', 'Ingress (RawDeployment entry point)');
+  const parents = Array.isArray(o.spec?.parentRefs) ? (o.spec.parentRefs as Obj[]) : [];
+  const statuses = Array.isArray((o.status as Obj | undefined)?.parents) ? ((o.status as Obj).parents as Obj[]) : [];
+  const accepted = statuses.some((p) => Array.isArray(p.conditions) && (p.conditions as Obj[]).some((c) => c.type === 'Accepted' && c.status === 'True'));
+  const gateways = parents.map((p) => `Gateway ${String(p.namespace ?? ns)}/${String(p.name)}`).join(', ');
+  return hop(ref, accepted ? 'ok' : 'failing', `HTTPRoute (RawDeployment entry point) → ${gateways || 'no Gateway'}${accepted ? ', accepted' : ', not accepted'}`);
+}
+
 export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence[]> {
   const ns = ctx.target.namespace;
   const name = ctx.target.name;
@@ -38,7 +49,7 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
   const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
   return [
     ...(entry.length
-      ? entry.map(([kind, o]) => hop(refOf(kind, ns, o.metadata.name), 'ok', `${kind} (RawDeployment entry point)`))
+      ? entry.map(([kind, o]) => routeHop(kind, o, ns))
       : [hop(refOf('Ingress', ns, name), 'missing', 'Ingress or HTTPRoute (RawDeployment entry point): none for this service')]),
     ...(services.length
       ? services.map((s) => hop(refOf('Service', ns, s.metadata?.name ?? '?'), 'ok', `Service of ${s.metadata?.labels?.component ?? 'the component'}`))

@@ -59,7 +59,6 @@ export const HTTP_ROUTES = vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'h
 export const HORIZONTAL_POD_AUTOSCALERS = vr('autoscaling', ['v2', 'v2beta2', 'v1'], 'horizontalpodautoscalers', 'HorizontalPodAutoscaler');
 export const ENVOY_FILTERS = vr('networking.istio.io', ['v1alpha3'], 'envoyfilters', 'EnvoyFilter');
 export const AUTHORIZATION_POLICIES = vr('security.istio.io', ['v1', 'v1beta1'], 'authorizationpolicies', 'AuthorizationPolicy');
-export const REQUEST_AUTHENTICATIONS = vr('security.istio.io', ['v1', 'v1beta1'], 'requestauthentications', 'RequestAuthentication');
 /** Istio <= 1.5 origin authentication (JWT) policies. */
 export const AUTHENTICATION_POLICIES = vr('authentication.istio.io', ['v1alpha1'], 'policies', 'Policy');
 export const SERVICE_ROLE_BINDINGS = vr('rbac.istio.io', ['v1alpha1'], 'servicerolebindings', 'ServiceRoleBinding');

@@ -16,6 +16,7 @@ export function renderJsonReport(report: Report): string {
         ...(f.component ? { component: f.component } : {}),
         ...(f.revision ? { revision: f.revision } : {}),
         evidence: f.evidence,
+        ...(f.next ? { next: f.next } : {}),
         remediation: f.remediation,
       })),
       stats: report.stats,

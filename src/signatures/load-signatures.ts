@@ -47,11 +47,12 @@ export function loadSignatureFile(file: string, first = 0): CompiledSignature[] 
   return parsed.data.signatures.map((entry, i) => compileSignature(entry, file, first + i));
 }
 
+/** Ids are unique across every file loaded; a clash names the entry of the file loaded first (a team's, before the shipped ones). */
 function checkUniqueIds(entries: readonly CompiledSignature[]): void {
   const seen = new Map<string, CompiledSignature>();
   entries.forEach((e) => {
-    const before = seen.get(e.id);
-    if (before) throw new SignatureError(`signatures: ${e.file}: entry id "${e.id}": id: already used in ${before.file}`);
+    const first = seen.get(e.id);
+    if (first) throw new SignatureError(`signatures: ${first.file}: entry id "${e.id}": id: already used in ${e.file}`);
     seen.set(e.id, e);
   });
 }
