@@ -84,10 +84,12 @@ async function statusFindings(ctx: DiagnosisContext): Promise<Finding[]> {
   const lines = statusLines(ctx);
   const source = { where: 'condition' as const, ref: subject, kind: 'condition' as const, lines };
   const { findings, matches } = signatureFindings(ctx, source, { subject, component: 'predictor' }, versionFactsOf(ctx, []));
-  // every status line a finding rests on, not only the deciding one
+  // every status line a finding rests on, not only the deciding one; modelStatus lines are fields, not conditions
+  const kindOf = (text: string | undefined) => (text?.startsWith('modelStatus.') ? ('field' as const) : ('condition' as const));
   const withLines = findings.map((f) => {
     const more = matches.filter((m) => m.entry.code === f.code && !f.evidence.some((e) => e.text === m.line));
-    return { ...f, evidence: [...f.evidence, ...more.map((m) => ({ kind: 'condition' as const, ref: subject, text: m.line }))] };
+    const evidence = [...f.evidence, ...more.map((m) => ({ kind: 'condition' as const, ref: subject, text: m.line }))];
+    return { ...f, evidence: evidence.map((e) => (e.kind === 'condition' ? { ...e, kind: kindOf(e.text) } : e)) };
   });
   return Promise.all(
     withLines.map(async (f) => (f.code === 'NO_SUPPORTING_RUNTIME' ? { ...f, evidence: [...f.evidence, ...(await runtimeChoiceEvidence(ctx))] } : f)),

@@ -11,6 +11,7 @@ import type { DiagnosisContext } from './playbook.js';
 import type { Evidence, Finding } from './types.js';
 import { componentsOf } from '../kube/inference-service-view.js';
 import { findTracebacks } from '../logs/log-excerpt.js';
+import { redactLines } from '../logs/redact.js';
 import { fillTemplate, type TemplateValues } from '../signatures/fill-template.js';
 import type { SignatureMatch, VersionFacts } from '../signatures/signature-catalog.js';
 import type { SignatureSource } from '../signatures/signature-schema.js';
@@ -84,6 +85,8 @@ export function signatureFindings(
   facts: VersionFacts,
   choose: (matches: readonly SignatureMatch[]) => SignatureMatch[] = (m) => [...m],
 ): SignatureResult {
+  // redacted as a whole first: a key block's body lines are secrets only next to their BEGIN line
+  source = { ...source, lines: redactLines(source.lines) };
   const matches = choose(ctx.signatures.matchLines(source.where, source.lines, facts));
   const decisive = decidingMatches(matches);
   const findings: Finding[] = [];
