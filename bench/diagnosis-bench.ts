@@ -7,7 +7,7 @@ import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { diagnosisConfigFrom } from '../src/cli/diagnose-command.js';
-import { diagnose } from '../src/diagnosis/diagnose.js';
+import { diagnose } from '../src/app/diagnoser.js';
 import { kubeConfigForServer } from '../src/kube/client.js';
 import { startSimulator } from '../src/simulator/simulator.js';
 import { loadSnapshot } from '../src/snapshot/load-snapshot.js';

@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Redis } from 'ioredis';
-import { silentLogger } from '../src/bot/logger.js';
-import { startBot } from '../src/bot/start-bot.js';
+import { silentLogger } from '../src/core/logger.js';
+import { startServe } from '../src/app/serve.js';
 import { buildConfig } from '../src/config.js';
 import { IncidentQueue } from '../src/incidents/incident-queue.js';
 import { IncidentStore } from '../src/incidents/incident-store.js';
@@ -110,7 +110,7 @@ export async function benchWatcher(): Promise<void> {
       { namespaces: ['default'], alerts: { channel: 'C0BENCH', unreadyAfter: `${UNREADY_AFTER_MS}ms` }, queue: { concurrency: 8, name: `${prefix}-q` }, leaderElection: { leaseName: `${prefix}-bot` } },
       { SLACK_BOT_TOKEN: 'xoxb-bench', SLACK_SIGNING_SECRET: 'bench', SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0' },
     );
-    const bot = await startBot({ config, role: 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 1000 } });
+    const bot = await startServe({ config, role: 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 1000 } });
     try {
       await bot.incidents.watcher!.leading();
       const flippedAt = performance.now();

@@ -19,7 +19,7 @@ import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
-import type { Finding } from '../src/diagnosis/types.js';
+import type { Finding } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { isReady, refOf } from '../src/kube/inference-service-view.js';
 import type { KnativeService } from '../src/kube/schemas.js';

@@ -4,11 +4,12 @@
  * RBAC: list pods, list events.
  * Emits: IMAGE_PULL_FAILED.
  */
-import { finding } from '../src/diagnosis/finding.js';
 import type { Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
-import type { Finding } from '../src/diagnosis/types.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 
 const PULL_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
 

@@ -11,12 +11,12 @@
  * clusterservingruntimes, list services.serving.knative.dev.
  * Emits: ISVC_NOT_READY, MODEL_LOAD_FAILED, NO_SUPPORTING_RUNTIME, REVISION_MISSING, POD_UNSCHEDULABLE.
  */
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, knativeServicesOf } from '../src/diagnosis/related-objects.js';
 import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
-import type { Finding } from '../src/diagnosis/types.js';
+import { finding } from '../src/findings/finding.js';
+import type { Finding } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';

@@ -16,18 +16,18 @@
  * clusterrbacconfigs, servicerolebindings; get gateways.
  * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT.
  */
-import { probeAuthManualFix, probeRbacManualFix } from '../src/remediation/manual-fixes.js';
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import { knativeReleaseOf, knativeVersion, lacksBestEffortProbes, probeStatusOf } from '../src/diagnosis/knative-probes.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { gatewayAuth, ISTIO_NAMESPACE, namespaceRbac } from '../src/diagnosis/probe-blockers.js';
 import { knativeServicesOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { conditionOf, deploymentMode, refOf } from '../src/kube/inference-service-view.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
+import { probeAuthManualFix, probeRbacManualFix } from '../src/remediation/manual-fixes.js';
 
 export { lacksBestEffortProbes, probeStatusOf } from '../src/diagnosis/knative-probes.js';
 

@@ -10,13 +10,14 @@
  * the memory cap of an OOM's offer).
  * Emits: INGRESS_NOT_CONFIGURED, REVISION_MISSING, OOM_KILLED.
  */
-import { finding } from '../src/diagnosis/finding.js';
-import { raiseMemoryRemediation } from '../src/diagnosis/memory-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import type { Finding } from '../src/diagnosis/types.js';
+import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Finding } from '../src/findings/types.js';
 import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf } from '../src/kube/pod-labels.js';
 import type { KnativeService, Revision } from '../src/kube/schemas.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 export const knativeService: Playbook = {
   id: 'knative-service',
@@ -82,7 +83,7 @@ async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revi
         subject: revisionRef,
         title: `Revision ${latest.metadata.name} failed with ExitCode137: the container ran out of memory`,
         evidence: revisionConditions(latest, ns),
-        remediation: await raiseMemoryRemediation(ctx, component),
+        remediation: await offerFix('raise-memory-limit', ctx, { component }),
         component,
         revision: latest.metadata.name,
       }),

@@ -14,18 +14,18 @@
  * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, MODEL_LOAD_FAILED, RUNTIME_UNSUPPORTED_MODEL, READINESS_PROBE_FAILING.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
-import { raiseMemoryRemediation } from '../src/diagnosis/memory-remediation.js';
-import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
 
@@ -66,7 +66,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
     text: `${failure.container}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)${limit ? `, memory limit ${limit}` : ''}`,
   };
   if (failure.reason === 'OOMKilled' || failure.exitCode === 137) {
-    const remediation = await raiseMemoryRemediation(ctx, component);
+    const remediation = await offerFix('raise-memory-limit', ctx, { component });
     return [
       finding('OOM_KILLED', {
         subject,
@@ -104,7 +104,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
       evidence: [state, ...(fromMessage ? [read.evidence] : []), logEvidence],
-      remediation: restartRemediation(ctx, pods, { component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
+      remediation: await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
       component,
       revision,
     }),

@@ -6,11 +6,12 @@
  * Emits: POD_UNSCHEDULABLE, QUOTA_EXCEEDED.
  */
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 
 const QUOTA = /exceeded quota|forbidden: .*(quota|LimitRange|maximum .* usage|minimum .* usage)|must specify limits|must specify requests/i;
 

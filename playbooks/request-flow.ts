@@ -13,12 +13,12 @@
  * services, ingresses, httproutes, horizontalpodautoscalers.
  * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING.
  */
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
 import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
 import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { conditionOf, isReady, refOf } from '../src/kube/inference-service-view.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 

@@ -11,13 +11,14 @@
  * Emits: STORAGE_INITIALIZER_NOT_INJECTED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
+import { finding } from '../src/findings/finding.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { modelServerContainer } from '../src/diagnosis/model-server-container.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import { podsOf } from '../src/diagnosis/related-objects.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
-import type { Evidence } from '../src/diagnosis/types.js';
+import type { Evidence } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { refOf } from '../src/kube/inference-service-view.js';

@@ -15,17 +15,18 @@
  * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_URI_UNSUPPORTED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
-import { restartRemediation } from '../src/diagnosis/restart-remediation.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, eventsOf, podsOf, revisionOfPod } from '../src/diagnosis/related-objects.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { lastWord, signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
-import type { Evidence, Finding } from '../src/diagnosis/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 /** Words of the storage-initializer in a copied message (KServe's modelStatus, Knative's revision status). */
 const STORAGE_INITIALIZER_WORDS = /initializer-entrypoint|storage\.py|Storage\.download|storage-initializer|Copying contents of/;
@@ -72,7 +73,7 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const source: LineSource = { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }), lines: splitLogLines(text) };
   const causes = causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
-  const restart = restartRemediation(ctx, pods, { component: component ?? 'predictor', ...(revision ? { revision } : {}) });
+  const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
   return [
     finding('STORAGE_INIT_FAILED', {
       subject,

@@ -10,13 +10,15 @@
  * RBAC: list services/revisions.serving.knative.dev, get configmaps in knative-serving.
  * Emits: IMAGE_DIGEST_RESOLUTION_FAILED.
  */
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Remediation } from '../src/diagnosis/types.js';
+import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Remediation } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf } from '../src/kube/pod-labels.js';
 import type { KubeObject } from '../src/kube/schemas.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 const DIGEST_FAILURE = /failed to resolve image to digest|Unable to fetch image/i;
 
@@ -80,19 +82,6 @@ async function configDeployment(ctx: DiagnosisContext, registry: string | undefi
     throw error;
   }
   const current = cm?.data?.registriesSkippingTagResolving ?? '';
-  const entries = current.split(',').map((s) => s.trim()).filter(Boolean);
   const evidence: Evidence[] = [{ kind: 'field', ref, text: `registriesSkippingTagResolving: ${current || '(not set)'}` }];
-  if (!registry || entries.includes(registry)) return { evidence, remediation: null };
-  const next = [...entries, registry].join(',');
-  return {
-    evidence,
-    remediation: {
-      action: 'skip-tag-resolution',
-      summary: `Skip tag-to-digest resolution for ${registry} in ${ns}/config-deployment`,
-      target: ref,
-      diff: ['  data.registriesSkippingTagResolving:', `-   ${current || '(not set)'}`, `+   ${next}`],
-      needsApproval: true,
-      params: { namespace: ns, registry, from: current, to: next },
-    },
-  };
+  return { evidence, remediation: await offerFix('skip-tag-resolution', ctx, { registry, current }) };
 }

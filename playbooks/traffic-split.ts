@@ -10,13 +10,15 @@
  * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { finding } from '../src/diagnosis/finding.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { componentOf, knativeServicesOf, podsOf, revisionOfPod, revisionsOf } from '../src/diagnosis/related-objects.js';
-import type { Evidence, Finding, Remediation } from '../src/diagnosis/types.js';
+import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { canaryTrafficPercent, conditionOf, formatCondition, isReady, refOf } from '../src/kube/inference-service-view.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures } from '../src/kube/pod-status.js';
 import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 export const trafficSplit: Playbook = {
   id: 'traffic-split',
@@ -47,7 +49,7 @@ export const trafficSplit: Playbook = {
 
     for (const ksvc of services) {
       const canary = failingCanary(ksvc, services, revisions, pods, percent);
-      if (canary) out.push(canaryFinding(ctx, canary, pods, percent));
+      if (canary) out.push(await canaryFinding(ctx, canary, pods, percent));
     }
     return out;
   },
@@ -90,20 +92,13 @@ function failingCanary(ksvc: KnativeService, services: KnativeService[], revisio
   return undefined;
 }
 
-function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Pod[], percent: number | undefined): Finding {
+async function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Pod[], percent: number | undefined): Promise<Finding> {
   const ns = ctx.target.namespace;
   const canaryPods = pods.filter((p) => revisionOfPod(p) === c.canaryName);
   const causes = canaryPods.flatMap((p) => containerFailures(p).map((f) => `${p.metadata?.name}: ${f.container} ${f.reason}${f.exitCode !== undefined ? ` (exit ${f.exitCode})` : ''}, ${f.restarts} restarts`));
   const ready = c.canary ? conditionOf(c.canary, 'Ready') : undefined;
   const split = percent !== undefined ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}` : `previous ${c.previous}, canary ${c.canaryName}`;
-  const remediation: Remediation = {
-    action: 'rollback-canary',
-    summary: `Send all traffic to the last ready revision ${c.previous}`,
-    target: refOf('InferenceService', ns, ctx.target.name),
-    diff: percent !== undefined ? ['  spec.predictor.canaryTrafficPercent:', `-   ${percent}`, '+   0'] : ['  spec.canary:', '-   (canary endpoint)', '+   (removed)'],
-    needsApproval: true,
-    params: { previous: c.previous, canary: c.canaryName, from: percent ?? null },
-  };
+  const remediation = await offerFix('rollback-canary', ctx, { previous: c.previous, canary: c.canaryName, percent });
   return finding('CANARY_UNHEALTHY', {
     subject: refOf('Revision', ns, c.canaryName),
     title: `Canary revision ${c.canaryName} fails while ${c.previous} still serves traffic`,

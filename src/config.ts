@@ -3,34 +3,43 @@
  * with zod at start. A bad value stops the start with one line naming the key, e.g.
  * `config: alerts.unreadyAfter: expected a duration like 5m` (ConfigError, code CONFIG_INVALID).
  * Secrets (tokens, signing secret) come from the environment only and are never logged or posted.
+ * This is the only module that reads the environment; it imports nothing from the domain.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
-import { DEFAULT_MAX_MEMORY, parseMemory } from './remediation/memory-cap.js';
-import { DEFAULT_DIAGNOSIS_CONFIG, type DiagnosisConfig } from './diagnosis/playbook.js';
-import { signatureCatalogAt } from './signatures/signature-files.js';
+import { CodedError } from './core/coded-error.js';
+import { parseDuration } from './core/duration.js';
+import { errorMessage } from './core/error-message.js';
+import { DEFAULT_MAX_MEMORY, parseMemory } from './core/memory-quantity.js';
+import { DNS1123_LABEL } from './core/names.js';
 
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
+export class ConfigError extends CodedError<'CONFIG_INVALID'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
+    super('CONFIG_INVALID', message);
   }
 }
 
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "5m" → 300000; null when it is not a duration. */
-export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * UNIT_MS[m[2]!]!;
+/** A link template, e.g. {name: "Grafana", url: "https://grafana/d/kserve?var-namespace={namespace}&var-isvc={name}"}. */
+export interface LinkTemplate {
+  name: string;
+  url: string;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** What a diagnosis may be configured with (the `diagnosis:` key of the config file, and `remediation.maxMemory`). */
+export interface DiagnosisConfig {
+  /** Metrics dashboards and traces for an InferenceService; {namespace}, {name}, {revision}, {component} are filled in. */
+  links: LinkTemplate[];
+  /** Namespace of the Knative Serving control plane. */
+  knativeNamespace: string;
+  /** Cap of an offered memory raise, bytes (the bot's `remediation.maxMemory`, so the report offers what a proposal applies). */
+  maxMemoryBytes: number;
+  /** A team's signature files (absolute paths), consulted before the shipped ones; loaded and checked at start. */
+  signatureFiles: string[];
+}
+
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY, signatureFiles: [] };
 const slackId = z.string().regex(/^[A-Z0-9][A-Z0-9_-]*$/i, 'expected a Slack id like C0123ABCD');
 const duration = z
   .union([z.string(), z.number()], { errorMap: () => ({ message: 'expected a duration like 5m' }) })
@@ -107,14 +116,18 @@ export const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a URL like redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
   PORT: port.default(3000),
   KUBECONFIG: z.string().min(1).optional(),
+  /** How long running jobs get to finish on SIGTERM. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'expected milliseconds' }).int().min(0).default(30_000),
+  /** The pod's namespace (the downward API), where the watcher's Lease goes by default. */
+  POD_NAMESPACE: z.string().min(1).optional(),
 });
 
 export interface AppConfig {
   approvers: string[];
   alerts: { channel: string | null; unreadyAfterMs: number; channels: Record<string, string>; groupWindowMs: number };
-  /** The watcher's Lease (issue 5); namespace null: the pod's own namespace (or the kubeconfig context's). */
+  /** The watcher's Lease; namespace null: the pod's own namespace (or the kubeconfig context's). */
   leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
-  /** Issue 4: who approves where, proposal expiry, the memory cap, verification bounds. */
+  /** Who approves where, proposal expiry, the memory cap, verification bounds. */
   remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number };
   /** null: every namespace. */
   namespaces: string[] | null;
@@ -124,6 +137,9 @@ export interface AppConfig {
   redisUrl: string;
   port: number;
   kubeconfig: string | null;
+  shutdownTimeoutMs: number;
+  /** The pod's own namespace, when it runs in a cluster (POD_NAMESPACE or the service account's). */
+  podNamespace: string | null;
 }
 
 /** One line naming the first bad key. */
@@ -140,8 +156,6 @@ function describeIssue(error: z.ZodError, prefix: string): string {
 export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = process.cwd()): AppConfig {
   const file = fileConfigSchema.safeParse(raw ?? {});
   if (!file.success) throw new ConfigError(describeIssue(file.error, 'config'));
-  // a team's signature files are checked before anything else starts
-  const signatures = file.data.diagnosis.signatures.length ? signatureCatalogAt(file.data.diagnosis.signatures, baseDir, (m) => new ConfigError(m)) : undefined;
   const e = envSchema.safeParse(env);
   if (!e.success) throw new ConfigError(describeIssue(e.error, 'env'));
   const f = file.data;
@@ -168,7 +182,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       links: f.diagnosis.links,
       knativeNamespace: f.diagnosis.knativeNamespace,
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
-      ...(signatures ? { signatures } : {}),
+      signatureFiles: f.diagnosis.signatures.map((s) => path.resolve(baseDir, s)),
     },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
@@ -180,6 +194,8 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
     redisUrl: e.data.REDIS_URL,
     port: e.data.PORT,
     kubeconfig: e.data.KUBECONFIG ?? null,
+    shutdownTimeoutMs: e.data.SHUTDOWN_TIMEOUT_MS,
+    podNamespace: e.data.POD_NAMESPACE ?? null,
   };
 }
 
@@ -197,14 +213,38 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       raw = parseYaml(text);
     } catch (error) {
       const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const reason = errorMessage(error);
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }
-  return buildConfig(raw, options.env ?? process.env, options.file ? path.dirname(path.resolve(options.file)) : process.cwd());
+  const config = buildConfig(raw, options.env ?? process.env, options.file ? path.dirname(path.resolve(options.file)) : process.cwd());
+  return { ...config, podNamespace: serviceAccountNamespace() ?? config.podNamespace };
+}
+
+/** The namespace of the pod this runs in, from its service account, when in a cluster. */
+function serviceAccountNamespace(): string | null {
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the CLI colours its text output: on a terminal, unless NO_COLOR is set. */
+export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return isTTY && !env.NO_COLOR;
 }
 
 /** Whether the bot may read / watch a namespace. */
 export function namespaceAllowed(config: Pick<AppConfig, 'namespaces'>, ns: string): boolean {
   return config.namespaces === null || config.namespaces.includes(ns);
+}
+
+/** Where automatic posts for a namespace go; null: nowhere. */
+export function alertsChannelFor(config: Pick<AppConfig, 'alerts'>, namespace: string): string | null {
+  return config.alerts.channels[namespace] ?? config.alerts.channel;
+}
+
+export function alertsConfigured(config: Pick<AppConfig, 'alerts'>): boolean {
+  return config.alerts.channel !== null || Object.keys(config.alerts.channels).length > 0;
 }

@@ -3,17 +3,25 @@
  * clicked where, then hand over to the remediation flow after the ack.
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { BotDeps } from '../../src/bot/bot-deps.js';
+import { errorCode, errorMessage } from '../../src/core/error-message.js';
 import type { Click, ClickResult } from '../../src/remediation/decide-proposal.js';
 import type { RemediationDeps } from '../../src/remediation/remediation-deps.js';
 import { renderRefusal } from '../../src/render/slack/render-proposal.js';
+import { requestIdOf, type HandlerDeps } from '../handler-deps.js';
 
 export type ClickHandler = (deps: RemediationDeps, click: Click) => Promise<ClickResult>;
 
-export function remediationClick(deps: BotDeps, handle: ClickHandler, name: string) {
-  return async ({ ack, body, action }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
+export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: string) {
+  return async ({ ack, body, action, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
     await ack();
-    const click: Click = { proposalId: String(action.value ?? ''), user: body.user.id, channel: body.channel?.id ?? body.container?.channel_id ?? '', ...(body.message?.ts ? { messageTs: body.message.ts } : {}) };
+    const requestId = requestIdOf(context);
+    const click: Click = {
+      proposalId: String(action.value ?? ''),
+      user: body.user.id,
+      channel: body.channel?.id ?? body.container?.channel_id ?? '',
+      ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
+      ...(requestId ? { requestId } : {}),
+    };
     deps.afterAck(async () => {
       if (!deps.remediation) {
         await deps.poster.ephemeral(click.channel, click.user, renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'));
@@ -23,9 +31,9 @@ export function remediationClick(deps: BotDeps, handle: ClickHandler, name: stri
         const result = await handle(deps.remediation, click);
         deps.logger.info(`${name} ${click.proposalId} by ${click.user}: ${result.kind}${'code' in result ? ` ${result.code}` : ''}`);
       } catch (error) {
-        const code = ((error as { code?: unknown }).code as string | undefined) ?? 'INTERNAL_ERROR';
-        deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${code}: ${error instanceof Error ? error.message : String(error)}`);
-        await deps.poster.ephemeral(click.channel, click.user, renderRefusal(typeof code === 'string' ? code : 'INTERNAL_ERROR', 'the click could not be handled, try again')).catch(() => undefined);
+        const code = errorCode(error);
+        deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${code}: ${errorMessage(error)}`);
+        await deps.poster.ephemeral(click.channel, click.user, renderRefusal(code, 'the click could not be handled, try again')).catch(() => undefined);
       }
     });
   };

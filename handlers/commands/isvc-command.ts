@@ -1,25 +1,23 @@
-/** `/isvc …`: ack at once (before any Redis or cluster call), then parse, and queue or answer. */
+/** `/isvc …`: ack at once (before any Redis or cluster call), then run the command; its answers to the asker go to response_url. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { BotDeps } from '../../src/bot/bot-deps.js';
-import { parseIsvcCommand } from '../../src/bot/parse-command.js';
-import { runCommand } from '../../src/bot/run-command.js';
-import { parseMuteCommand, runMuteCommand } from './mute-command.js';
+import { runCommand } from '../../src/commands/index.js';
+import { renderCommandReply } from '../../src/notify/slack-command-replies.js';
+import { requestIdOf, type HandlerDeps } from '../handler-deps.js';
 
-export function isvcCommand(deps: BotDeps) {
-  return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+export function isvcCommand(deps: HandlerDeps) {
+  return async ({ command, ack, respond, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     await ack();
-    const reply = (m: { text: string; blocks: unknown[] }) => respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never });
-    const mute = parseMuteCommand(command.text ?? '', deps.config);
-    if (mute) {
-      deps.afterAck(() => runMuteCommand(deps, mute, command.user_id, (m) => reply(m).catch((e: unknown) => deps.logger.warn(`ephemeral reply failed: ${e instanceof Error ? e.message : String(e)}`))));
-      return;
-    }
-    const parsed = parseIsvcCommand(command.text ?? '', deps.config);
+    const requestId = requestIdOf(context);
     deps.afterAck(() =>
-      runCommand(deps, parsed, {
+      runCommand(command.text ?? '', {
+        deps: deps.commands,
         channel: command.channel_id,
         user: command.user_id,
-        replyEphemeral: (m) => respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never }),
+        ...(requestId ? { requestId } : {}),
+        reply: (r) => {
+          const m = renderCommandReply(r);
+          return respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never });
+        },
       }),
     );
   };

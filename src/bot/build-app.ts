@@ -2,28 +2,26 @@
  * Builds the Bolt app: HTTP receiver (signature verification, 5-minute timestamp window, Slack
  * events at POST /slack/events plus the health routes), or Socket Mode when an app token is set.
  * SLACK_API_URL reaches every Web API client Bolt makes (the app's, and in Socket Mode the one that
- * opens the connection). `auth.test` runs here, so a bad token stops the start.
+ * opens the connection). `auth.test` runs here, so a bad token stops the start. The listeners are
+ * registered by the caller (src/app/web.ts).
  */
 import { App, LogLevel } from '@slack/bolt';
-import { registerHandlers } from '../../handlers/index.js';
 import type { AppConfig } from '../config.js';
-import type { BotDeps } from './bot-deps.js';
+import { CodedError } from '../core/coded-error.js';
+import { errorMessage } from '../core/error-message.js';
+import { slackClientOptions } from '../slack/web-api-poster.js';
 import type { HealthRoute } from './health-routes.js';
-import { slackClientOptions } from './slack-poster.js';
 
 export interface SlackAppOptions {
   slack: AppConfig['slack'];
   port: number;
   /** HTTP mode only: served next to /slack/events. */
   routes: HealthRoute[];
-  deps: BotDeps;
 }
 
-export class SlackStartError extends Error {
-  readonly code = 'SLACK_AUTH_FAILED';
+export class SlackStartError extends CodedError<'SLACK_AUTH_FAILED'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'SlackStartError';
+    super('SLACK_AUTH_FAILED', message);
   }
 }
 
@@ -44,11 +42,7 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
     await app.init();
   } catch (error) {
     const data = (error as { data?: { error?: string } }).data;
-    throw new SlackStartError(`Slack auth.test failed: ${data?.error ?? (error instanceof Error ? error.message.split('\n')[0] : String(error))}`);
+    throw new SlackStartError(`Slack auth.test failed: ${data?.error ?? errorMessage(error)}`);
   }
-  registerHandlers(app, options.deps);
-  app.error(async (error) => {
-    options.deps.logger.warn(`slack: ${error.code ?? 'error'}: ${error.message.split('\n')[0]}`);
-  });
   return app;
 }

@@ -6,12 +6,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersionApi, type KubeConfig } from '@kubernetes/client-node';
+import { errorMessage } from '../core/error-message.js';
 import type { BotMetrics } from './metrics.js';
 
 export interface HealthDeps {
   pingRedis(): Promise<void>;
   kubeConfig: KubeConfig;
   metrics: BotMetrics;
+  /** The clock of the readiness cache (default Date.now). */
+  now?: () => number;
 }
 
 export interface HealthRoute {
@@ -31,7 +34,7 @@ function deadline<T>(ms: number, p: Promise<T>): Promise<T> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+  return errorMessage(error, 200);
 }
 
 /** Readiness checks, cached for a moment so probes and scrapers do not hammer Redis or the API server. */
@@ -46,8 +49,9 @@ export function readinessChecker(deps: HealthDeps): () => Promise<{ ready: boole
     };
     return { ready: redis.status === 'fulfilled' && kube.status === 'fulfilled', checks };
   };
+  const now = deps.now ?? Date.now;
   return () => {
-    if (!cached || Date.now() - cached.at > CACHE_MS) cached = { at: Date.now(), value: run() };
+    if (!cached || now() - cached.at > CACHE_MS) cached = { at: now(), value: run() };
     return cached.value;
   };
 }

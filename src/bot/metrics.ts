@@ -5,9 +5,9 @@
  * remediations applied by action and outcome, incident jobs by kind and outcome, and Slack Web API errors by method and error code.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 import type { DiagnosisOutcome } from '../queue/process-job.js';
-import type { SlackPoster } from './slack-poster.js';
+import type { SlackPoster } from '../slack/slack-poster.js';
 
 /** What the queue gauges read at scrape time. */
 export interface QueueProbe {

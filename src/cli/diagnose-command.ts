@@ -3,20 +3,24 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
-import { diagnose } from '../diagnosis/diagnose.js';
-import { parseMemory } from '../remediation/memory-cap.js';
-import type { DiagnosisConfig, LinkTemplate } from '../diagnosis/playbook.js';
-import type { Report } from '../diagnosis/types.js';
+import { diagnose } from '../app/diagnoser.js';
+import { colorWanted, type DiagnosisConfig, type LinkTemplate } from '../config.js';
+import { parseMemory } from '../core/memory-quantity.js';
+import { nameError } from '../core/names.js';
+import type { Report } from '../findings/types.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
-import { dns1123LabelError } from '../kube/names.js';
 import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
-import { signatureCatalogAt } from '../signatures/signature-files.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
+import { SignatureError } from '../signatures/signature-error.js';
+import { usageOf } from './cli-commands.js';
+import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 
-export const DIAGNOSE_USAGE = 'usage: isvc-doctor diagnose NAME [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json] [--config FILE]';
+const DIAGNOSE_USAGE = usageOf('diagnose');
 
 export interface DiagnoseArgs {
   name: string;
@@ -54,7 +58,7 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
   if (name.includes('/') && !namespace) [namespace, name] = name.split('/', 2) as [string, string];
   namespace ??= 'default';
   for (const [value, what] of [[name, 'InferenceService name'], [namespace, 'namespace']] as const) {
-    const problem = dns1123LabelError(value, what);
+    const problem = nameError(value, what);
     if (problem) throw new UsageError(problem);
   }
   const output = values.output ?? 'text';
@@ -92,7 +96,7 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
   }
   if (signatures !== undefined) {
     if (!Array.isArray(signatures) || !signatures.every((f) => typeof f === 'string' && f !== '')) throw new UsageError(`${file}: diagnosis.signatures: expected a list of file paths`);
-    out.signatures = signatureCatalogAt(signatures as string[], path.dirname(path.resolve(file)), (m) => new UsageError(m));
+    out.signatureFiles = (signatures as string[]).map((f) => path.resolve(path.dirname(path.resolve(file)), f));
   }
   return out;
 }
@@ -108,6 +112,16 @@ function readConfigFile(file: string): Partial<DiagnosisConfig> {
   return diagnosisConfigFrom(raw, file);
 }
 
+/** The catalog with a config's signature files; a bad file is bad input (exit 2, one line). */
+function signaturesOf(config: Partial<DiagnosisConfig>): SignatureCatalog {
+  try {
+    return signatureCatalog(config.signatureFiles ?? []);
+  } catch (error) {
+    if (error instanceof SignatureError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Runs a diagnosis against a snapshot (served in-process by the simulator, read over HTTP) or a live cluster. */
 export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   const target = { namespace: args.namespace, name: args.name };
@@ -115,9 +129,10 @@ export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   if (args.snapshot) {
     const snapshot = await loadSnapshot(args.snapshot);
     if (!args.config && snapshot.config !== undefined) config = diagnosisConfigFrom(snapshot.config, path.join(args.snapshot, 'config.yaml'));
+    const signatures = signaturesOf(config);
     const simulator = await startSimulator({ snapshot, port: 0 });
     try {
-      return await diagnose(kubeConfigForServer(simulator.url), target, { config });
+      return await diagnose(kubeConfigForServer(simulator.url), target, { config, signatures });
     } finally {
       await simulator.close();
     }
@@ -128,13 +143,13 @@ export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   } catch (error) {
     throw new UsageError(`cannot load the kubeconfig: ${(error as Error).message.split('\n')[0]}`);
   }
-  return diagnose(kc, target, { config });
+  return diagnose(kc, target, { config, signatures: signaturesOf(config) });
 }
 
-export async function runDiagnoseCommand(argv: string[], io: { stdout: NodeJS.WritableStream } = { stdout: process.stdout }): Promise<number> {
+export async function runDiagnoseCommand(argv: string[], io: Pick<CliIo, 'stdout'> = { stdout: process.stdout }): Promise<number> {
   const args = parseDiagnoseArgs(argv);
   const report = await runDiagnosis(args);
-  const color = args.output === 'text' && (io.stdout as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
+  const color = args.output === 'text' && colorWanted((io.stdout as { isTTY?: boolean }).isTTY === true);
   io.stdout.write(args.output === 'json' ? `${renderJsonReport(report)}\n` : renderTextReport(report, { color }));
   return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }

@@ -1,69 +1,48 @@
 /**
- * The isvc-doctor command: `diagnose`, `simulate`, `serve`. The one place that maps errors to
+ * The isvc-doctor command: the subcommands of cli-commands.ts. The one place that maps errors to
  * exit statuses: 2 bad usage or input, 3 cluster unreachable; never a stack trace.
  */
-import { ClusterUnreachableError } from '../kube/errors.js';
-import { SnapshotError } from '../snapshot/load-snapshot.js';
-import { DIAGNOSE_USAGE, runDiagnoseCommand } from './diagnose-command.js';
-import { UsageError } from './usage-error.js';
+import { errorMessage } from '../core/error-message.js';
+import { CLI_COMMANDS } from './cli-commands.js';
+import type { CliIo } from './cli-io.js';
+
+export type { CliIo } from './cli-io.js';
 
 const HELP = `isvc-doctor: why is my KServe / KFServing InferenceService not ready?
 
-${DIAGNOSE_USAGE}
-usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]
-usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]
-usage: isvc-doctor signatures test [FILE...]
+${CLI_COMMANDS.map((c) => `usage: ${c.usage}`).join('\n')}
 
 Exit status: 0 no error finding, 1 error findings, 2 bad usage or input, 3 cluster unreachable.
 `;
 
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+/** The exit status an error means: 2 bad usage or input, 3 the cluster could not be reached, 4 anything else. */
+function exitStatusOf(error: unknown): number {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'USAGE' || code === 'SNAPSHOT_INVALID') return 2;
+  if (code === 'KUBE_UNREACHABLE') return 3;
+  return 4;
 }
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  const [command, ...rest] = argv;
-  const { stdout, stderr } = io;
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(HELP);
+    return 2;
+  }
+  if (name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const command = CLI_COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`isvc-doctor: unknown command "${name}"\n${HELP}`);
+    return 2;
+  }
   try {
-    switch (command) {
-      case 'diagnose':
-        return await runDiagnoseCommand(rest, { stdout });
-      case 'simulate': {
-        const { runSimulateCommand } = await import('./simulate-command.js');
-        return await runSimulateCommand(rest);
-      }
-      case 'signatures': {
-        const { runSignaturesCommand } = await import('./signatures-command.js');
-        return runSignaturesCommand(rest, { stdout });
-      }
-      case 'serve': {
-        // loaded only for `serve`, so that `diagnose` never loads Slack, BullMQ or Redis clients
-        const { runServeCommand } = await import('./serve-command.js');
-        return await runServeCommand(rest);
-      }
-      case undefined:
-        stderr.write(HELP);
-        return 2;
-      case '-h':
-      case '--help':
-      case 'help':
-        stdout.write(HELP);
-        return 0;
-      default:
-        throw new UsageError(`unknown command "${command}"\n${HELP}`);
-    }
+    return await (await command.load())(rest, io);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof SnapshotError) {
-      stderr.write(`isvc-doctor: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof ClusterUnreachableError) {
-      stderr.write(`isvc-doctor: ${error.message}\n`);
-      return 3;
-    }
-    stderr.write(`isvc-doctor: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 4;
+    const status = exitStatusOf(error);
+    io.stderr.write(`isvc-doctor: ${status === 4 ? 'internal error: ' : ''}${status === 4 ? errorMessage(error, 2000) : (error as Error).message}\n`);
+    return status;
   }
 }
-

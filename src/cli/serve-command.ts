@@ -3,12 +3,16 @@
  * diagnosis workers and/or the unready-watcher until SIGINT/SIGTERM. A bad config stops the start with one line naming the key
  * (exit 2); a Slack token that auth.test refuses also stops it (exit 1).
  */
-import { ConfigError, loadConfig } from '../config.js';
+import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
+import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
-import { startBot, type ServeRole } from '../bot/start-bot.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import { SignatureError } from '../signatures/signature-error.js';
+import { errorMessage } from '../core/error-message.js';
+import { usageOf } from './cli-commands.js';
 
-const USAGE = 'usage: isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]';
-const ROLES: readonly ServeRole[] = ['all', 'web', 'worker', 'watcher'];
+const USAGE = usageOf('serve');
 
 function parseArgs(argv: string[]): { config?: string; role: ServeRole } | string {
   let config: string | undefined;
@@ -43,9 +47,11 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   let bot;
   try {
     const config = loadConfig({ file: args.config ?? null });
-    bot = await startBot({ config, role: args.role });
+    // a team's signature files are checked before anything starts
+    const signatures = signatureCatalog(config.diagnosis.signatureFiles);
+    bot = await startServe({ config, role: args.role, signatures });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof SignatureError) {
       process.stderr.write(`isvc-doctor: ${error.message}\n`);
       return 2;
     }
@@ -57,7 +63,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   }
   process.stdout.write(`listening on ${bot.url}\n`);
   const running = bot;
-  // SIGTERM / SIGINT: graceful shutdown (startBot's close: no new Slack requests, Lease released,
+  // SIGTERM / SIGINT: graceful shutdown (startServe's close: no new Slack requests, Lease released,
   // running jobs finish until SHUTDOWN_TIMEOUT_MS, then go back to the queue). A second signal stops at once.
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -75,7 +81,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
           resolve(0);
         },
         (error: unknown) => {
-          process.stderr.write(`isvc-doctor: shutdown: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+          process.stderr.write(`isvc-doctor: shutdown: ${errorMessage(error)}\n`);
           exitSoon(1);
           resolve(1);
         },

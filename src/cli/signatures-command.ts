@@ -7,11 +7,13 @@
 import { shippedSignatures, signatureCatalog } from '../signatures/load-signatures.js';
 import { SignatureError } from '../signatures/signature-error.js';
 import { testSignatures } from '../signatures/test-signatures.js';
+import { usageOf } from './cli-commands.js';
+import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 
-export const SIGNATURES_USAGE = 'usage: isvc-doctor signatures test [FILE...]';
+const SIGNATURES_USAGE = usageOf('signatures');
 
-export function runSignaturesCommand(argv: string[], io: { stdout: NodeJS.WritableStream }): number {
+export async function runSignaturesCommand(argv: string[], io: Pick<CliIo, 'stdout'>): Promise<number> {
   const [verb, ...files] = argv;
   if (verb !== 'test') throw new UsageError(verb ? `unknown signatures command "${verb}"\n${SIGNATURES_USAGE}` : SIGNATURES_USAGE);
   const flag = files.find((f) => f.startsWith('-'));

@@ -4,10 +4,13 @@
  * ready; bad usage or a bad snapshot is one line on stderr and exit status 2.
  */
 import { parseArgs } from 'node:util';
-import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
+import { errorMessage } from '../core/error-message.js';
 import { startSimulator } from '../simulator/simulator.js';
+import { loadSnapshot, SnapshotError } from '../snapshot/load-snapshot.js';
+import { usageOf } from './cli-commands.js';
+import { UsageError } from './usage-error.js';
 
-const USAGE = 'usage: isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]';
+const USAGE = usageOf('simulate');
 
 interface SimulateFlags {
   snapshot: string;
@@ -15,8 +18,6 @@ interface SimulateFlags {
   latencyMs: number;
   kubeconfigOut?: string;
 }
-
-class UsageError extends Error {}
 
 export async function runSimulateCommand(argv: string[]): Promise<number> {
   let flags: SimulateFlags;
@@ -81,6 +82,5 @@ function untilStopped(): Promise<void> {
 
 function oneLine(error: unknown): string {
   if (error instanceof SnapshotError || error instanceof UsageError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!;
+  return errorMessage(error);
 }

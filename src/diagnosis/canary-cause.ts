@@ -3,7 +3,7 @@
  * finding it explains about the canary revision (its title, and the log lines or events that
  * decided it), so that the root cause shows why the canary fails, not only that it does.
  */
-import type { Finding } from './types.js';
+import type { Finding } from '../findings/types.js';
 
 export function withCanaryCause(ordered: readonly Finding[]): Finding[] {
   return ordered.map((f) => {

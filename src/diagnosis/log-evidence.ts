@@ -1,8 +1,8 @@
+import type { Evidence } from '../findings/types.js';
 import { ForbiddenError } from '../kube/errors.js';
 import { refOf } from '../kube/inference-service-view.js';
 import { excerptLog, type ExcerptOptions } from '../logs/log-excerpt.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Evidence } from './types.js';
 
 export interface ContainerLog {
   /** The raw text (bounded by tailLines/limitBytes), or null when unavailable. */

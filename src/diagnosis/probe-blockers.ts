@@ -13,7 +13,7 @@ import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '.
 import type { KubeObject } from '../kube/schemas.js';
 import { ForbiddenError } from '../kube/errors.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Evidence } from './types.js';
+import type { Evidence } from '../findings/types.js';
 
 export const ISTIO_NAMESPACE = 'istio-system';
 

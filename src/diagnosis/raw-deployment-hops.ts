@@ -9,7 +9,7 @@ import { refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import { isvcLabelSelector, podsOf } from './related-objects.js';
-import type { Evidence } from './types.js';
+import type { Evidence } from '../findings/types.js';
 
 type Obj = Record<string, unknown>;
 const num = (o: unknown, key: string): number => (typeof (o as Obj | undefined)?.[key] === 'number' ? ((o as Obj)[key] as number) : 0);

@@ -1,5 +1,6 @@
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { apiGroupOf } from '../kube/inference-service-view.js';
+import { ownedNamePrefixes, podsNamedFor, revisionOfPod } from '../kube/pod-labels.js';
 import { inferenceServiceLabel } from '../kube/resources.js';
 import type { KnativeService, KubeObject, Revision } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
@@ -59,24 +60,13 @@ function generationOf(r: Revision): number {
 export async function podsOf(ctx: DiagnosisContext): Promise<V1Pod[]> {
   const labelled = await ctx.reader.pods(ctx.target.namespace, isvcLabelSelector(ctx));
   if (labelled.length > 0) return labelled;
-  const prefixes = ownedNamePrefixes(ctx);
-  const all = await ctx.reader.pods(ctx.target.namespace);
-  return all.filter((p) => {
-    const labels = p.metadata?.labels ?? {};
-    const owner = labels['serving.knative.dev/service'] ?? labels['app'] ?? p.metadata?.name ?? '';
-    return prefixes.some((prefix) => owner.startsWith(prefix)) || labels['model'] === ctx.target.name;
-  });
-}
-
-/** Name prefixes of everything the InferenceService creates (pods, replicasets, revisions, services). */
-export function ownedNamePrefixes(ctx: DiagnosisContext): string[] {
-  return ['predictor', 'transformer', 'explainer'].map((c) => `${ctx.target.name}-${c}`);
+  return podsNamedFor(await ctx.reader.pods(ctx.target.namespace), ctx.target.name);
 }
 
 /** Events about the InferenceService or anything it created, oldest first. */
 export async function eventsOf(ctx: DiagnosisContext): Promise<CoreV1Event[]> {
   const events = await ctx.reader.events(ctx.target.namespace);
-  const prefixes = ownedNamePrefixes(ctx);
+  const prefixes = ownedNamePrefixes(ctx.target.name);
   return events
     .filter((e) => {
       const name = e.involvedObject?.name ?? '';
@@ -88,14 +78,6 @@ export async function eventsOf(ctx: DiagnosisContext): Promise<CoreV1Event[]> {
 export function eventTime(e: CoreV1Event): number {
   const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
   return t ? new Date(t as unknown as string).getTime() : 0;
-}
-
-export function componentOf(labels: Record<string, string> | undefined): string | undefined {
-  return labels?.['component'] ?? labels?.['serving.kserve.io/component'];
-}
-
-export function revisionOfPod(pod: V1Pod): string | undefined {
-  return pod.metadata?.labels?.['serving.knative.dev/revision'];
 }
 
 /**

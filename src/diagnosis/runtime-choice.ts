@@ -8,7 +8,7 @@ import { ForbiddenError } from '../kube/errors.js';
 import { componentsOf, refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Evidence } from './types.js';
+import type { Evidence } from '../findings/types.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,11 +4,11 @@
  * evidence holds the deciding line whole (the line of the entry consulted first, its latest
  * occurrence) with the traceback that led to it, and whose title and next step come from the entry.
  */
-import type { FindingCode } from './finding-codes.js';
-import { finding } from './finding.js';
+import type { FindingCode } from '../findings/catalog.js';
+import { finding } from '../findings/finding.js';
 import { fieldPathOf } from './field-path.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Evidence, Finding } from './types.js';
+import type { Evidence, Finding } from '../findings/types.js';
 import { componentsOf } from '../kube/inference-service-view.js';
 import { findTracebacks } from '../logs/log-excerpt.js';
 import { redactLines } from '../logs/redact.js';

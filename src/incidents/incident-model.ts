@@ -104,15 +104,3 @@ export function outageMs(members: Member[], now: number): number {
   const end = open ? now : Math.max(...members.map((m) => m.recoveredAt!));
   return Math.max(0, end - start);
 }
-
-/** "45s", "12m", "3h 5m", "2d 4h". */
-export function humanDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
-}

@@ -9,7 +9,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { isvcName } from '../queue/job-data.js';
+import { dns1123Label as isvcName } from '../core/names.js';
 
 export const incidentJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('open'), namespace: isvcName, name: isvcName, unreadySince: z.number() }),

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { CodedError } from '../core/coded-error.js';
 import type { Incident, Member } from './incident-model.js';
 
 /** HSET member[key] = id only while the service is marked unready and is in no other incident. */
@@ -31,11 +32,9 @@ const RELEASE_MEMBER = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then 
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const DEL_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-export class LockTimeoutError extends Error {
-  readonly code = 'INCIDENT_LOCK_TIMEOUT';
+export class LockTimeoutError extends CodedError<'INCIDENT_LOCK_TIMEOUT'> {
   constructor(name: string) {
-    super(`could not take the incident lock ${name}`);
-    this.name = 'LockTimeoutError';
+    super('INCIDENT_LOCK_TIMEOUT', `could not take the incident lock ${name}`);
   }
 }
 

@@ -10,9 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
-import type { SlackPoster } from '../bot/slack-poster.js';
-import type { Report, TargetRef } from '../diagnosis/types.js';
-import { renderReportMessages } from '../render/slack/index.js';
+import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { Report } from '../findings/types.js';
 import {
   changeRootCause,
   joinsIncident,
@@ -28,11 +28,12 @@ import {
 import { incidentJobSchema, type IncidentJob, type IncidentQueue } from './incident-queue.js';
 import type { IncidentStore } from './incident-store.js';
 import type { MuteStore } from './mute-store.js';
-import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote, renderResolvedNote, renderRootCauseChanged } from './render-incident.js';
+import type { IncidentEvent } from './incident-events.js';
 
 export interface IncidentJobDeps {
   diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
-  poster: SlackPoster;
+  /** Where the incident's messages go (the Slack notifier renders and posts them); a failed post throws, so BullMQ retries. */
+  notify: Notify<IncidentEvent>;
   store: IncidentStore;
   mutes: MuteStore;
   queue: IncidentQueue;
@@ -105,11 +106,11 @@ async function openJob(job: Extract<IncidentJob, { kind: 'open' }>, deps: Incide
 async function postOpening(incident: Incident, members: Member[], report: Report, deps: IncidentJobDeps): Promise<void> {
   const now = deps.now ?? Date.now;
   if (!incident.rootTs) {
-    incident.rootTs = await deps.poster.post(incident.channel, renderIncidentRoot(incident, members, now()));
+    incident.rootTs = (await deps.notify({ kind: 'incident-opened', incident, members, now: now() })) ?? '';
     await deps.store.putIncident(incident);
   }
   if (!incident.threadPosted) {
-    for (const message of renderReportMessages(report)) await deps.poster.post(incident.channel, message, incident.rootTs);
+    await deps.notify({ kind: 'incident-diagnosis', thread: { channel: incident.channel, rootTs: incident.rootTs }, report });
     incident.threadPosted = true;
     await deps.store.putIncident(incident);
   }
@@ -129,12 +130,12 @@ async function rediagnosed(incidentId: string, key: string, report: Report, root
     const change = changeRootCause(member, rootCause);
     if (!change.changed) return { outcome: 'unchanged', incidentId, rootCause } as const;
     if (!(await deps.mutes.isMuted(key))) {
-      await deps.poster.post(incident.channel, renderRootCauseChanged(member, change.from, rootCause), incident.rootTs);
-      for (const message of renderReportMessages(report)) await deps.poster.post(incident.channel, message, incident.rootTs);
+      await deps.notify({ kind: 'incident-root-cause-changed', thread: { channel: incident.channel, rootTs: incident.rootTs }, member, from: change.from, to: rootCause });
+      await deps.notify({ kind: 'incident-diagnosis', thread: { channel: incident.channel, rootTs: incident.rootTs }, report });
     }
     await deps.store.putMembers(incidentId, [change.member]);
     const members = await deps.store.members(incidentId);
-    if (members.length === 1) await deps.poster.update(incident.channel, incident.rootTs, renderIncidentRoot(incident, members, (deps.now ?? Date.now)()));
+    if (members.length === 1) await deps.notify({ kind: 'incident-updated', thread: { channel: incident.channel, rootTs: incident.rootTs }, incident, members, now: (deps.now ?? Date.now)() });
     return { outcome: 'root-cause-changed', incidentId, rootCause } as const;
   });
 }
@@ -162,21 +163,21 @@ async function refreshJob(incidentId: string, deps: IncidentJobDeps): Promise<In
   return deps.store.withLock(`incident:${incidentId}`, async () => {
     let incident = await deps.store.getIncident(incidentId);
     if (!incident || !incident.rootTs || incident.status === 'resolved') return { outcome: 'skipped' } as const;
-    const rootTs = incident.rootTs;
+    const thread = { channel: incident.channel, rootTs: incident.rootTs };
     const members = await deps.store.members(incidentId);
     const notes = pendingNotes(incident, members);
-    if (notes.joined.length > 0) await deps.poster.post(incident.channel, renderJoinedNote(notes.joined, incident.rootCause), rootTs);
+    if (notes.joined.length > 0) await deps.notify({ kind: 'incident-joined', thread, joined: notes.joined, rootCause: incident.rootCause });
     const recoveredNote = notes.resolves && members.length === 1 ? [] : notes.recovered;
-    if (recoveredNote.length > 0) await deps.poster.post(incident.channel, renderRecoveredNote(recoveredNote), rootTs);
+    if (recoveredNote.length > 0) await deps.notify({ kind: 'incident-recovered', thread, recovered: recoveredNote });
     const noted = markNoted(members);
     await deps.store.putMembers(incidentId, noted);
     if (notes.resolves) {
       incident = resolve(incident, noted);
-      await deps.poster.post(incident.channel, members.length === 1 ? renderRecoveredNote(noted) : renderResolvedNote(noted, incident.resolvedAt ?? now()), rootTs);
+      await deps.notify(members.length === 1 ? { kind: 'incident-recovered', thread, recovered: noted } : { kind: 'incident-resolved', thread, members: noted, now: incident.resolvedAt ?? now() });
       await deps.store.putIncident(incident);
       await deps.store.clearGroup(incident.channel, incident.rootCause, incident.id);
     }
-    await deps.poster.update(incident.channel, rootTs, renderIncidentRoot(incident, noted, incident.resolvedAt ?? now()));
+    await deps.notify({ kind: 'incident-updated', thread, incident, members: noted, now: incident.resolvedAt ?? now() });
     return { outcome: 'refreshed' } as const;
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Writes to the cluster, for approved remediations only (diagnosis never imports this file).
+ * Writes to the cluster, for approved remediations only (a diagnosis and the offers it computes get
+ * only the memoised reader).
  *
  * Every read here is fresh (no memo: a plan must see the live object), every patch is a JSON merge
  * patch or a JSON patch (API servers answer 415 to strategic merge on custom resources), and every
@@ -10,6 +11,7 @@
  * (knative-serving/config-deployment), list/delete pods, create events.
  */
 import { PatchStrategy, setHeaderOptions, type CoreV1Event, type V1LimitRange, type V1Pod } from '@kubernetes/client-node';
+import { CodedError } from '../core/coded-error.js';
 import type { KubeClients } from './client.js';
 import { statusOf } from './cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError } from './errors.js';
@@ -25,27 +27,21 @@ export interface ObjectRef {
 
 export type PatchKind = 'merge' | 'json';
 
-export class WriteConflictError extends Error {
-  readonly code = 'KUBE_CONFLICT';
+export class WriteConflictError extends CodedError<'KUBE_CONFLICT'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'WriteConflictError';
+    super('KUBE_CONFLICT', message);
   }
 }
 
-export class WriteRejectedError extends Error {
-  readonly code = 'KUBE_WRITE_REJECTED';
+export class WriteRejectedError extends CodedError<'KUBE_WRITE_REJECTED'> {
   constructor(message: string, readonly status: number) {
-    super(message);
-    this.name = 'WriteRejectedError';
+    super('KUBE_WRITE_REJECTED', message);
   }
 }
 
-export class ObjectGoneError extends Error {
-  readonly code = 'KUBE_NOT_FOUND';
+export class ObjectGoneError extends CodedError<'KUBE_NOT_FOUND'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'ObjectGoneError';
+    super('KUBE_NOT_FOUND', message);
   }
 }
 

@@ -1,4 +1,5 @@
 /** Errors the kube layer raises, each with a stable code. */
+import { CodedError } from '../core/coded-error.js';
 
 /** What the API refused: enough to name the RBAC rule that would allow it. */
 export interface DeniedRequest {
@@ -8,20 +9,16 @@ export interface DeniedRequest {
   namespace?: string;
 }
 
-export class ForbiddenError extends Error {
-  readonly code = 'KUBE_FORBIDDEN';
+export class ForbiddenError extends CodedError<'KUBE_FORBIDDEN'> {
   constructor(readonly denied: DeniedRequest) {
-    super(`forbidden: cannot ${denied.verb} ${describeResource(denied)}${denied.namespace ? ` in namespace ${denied.namespace}` : ''}`);
-    this.name = 'ForbiddenError';
+    super('KUBE_FORBIDDEN', `forbidden: cannot ${denied.verb} ${describeResource(denied)}${denied.namespace ? ` in namespace ${denied.namespace}` : ''}`);
   }
 }
 
 /** The cluster could not be reached or answered with a server error (CLI exit status 3; retried by jobs). */
-export class ClusterUnreachableError extends Error {
-  readonly code = 'KUBE_UNREACHABLE';
+export class ClusterUnreachableError extends CodedError<'KUBE_UNREACHABLE'> {
   constructor(message: string, readonly status?: number) {
-    super(message);
-    this.name = 'ClusterUnreachableError';
+    super('KUBE_UNREACHABLE', message);
   }
 }
 

@@ -9,6 +9,7 @@
  * RBAC: leases get / create / update in the Lease's namespace.
  */
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import { errorMessage } from '../core/error-message.js';
 
 export interface LeaseElectorOptions {
   kubeConfig: KubeConfig;
@@ -171,5 +172,5 @@ function statusOf(error: unknown): number | undefined {
 function messageOf(error: unknown): string {
   const status = statusOf(error);
   if (status) return `HTTP ${status}`;
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return errorMessage(error);
 }

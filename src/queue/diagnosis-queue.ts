@@ -6,8 +6,8 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { TargetRef } from '../diagnosis/types.js';
-import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type StatusJobData, type Subscriber } from './job-data.js';
+import type { TargetRef } from '../core/target-ref.js';
+import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { withQueueDeadline } from './queue-errors.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
 import { SubscriberStore } from './subscriber-store.js';
@@ -76,9 +76,9 @@ export class DiagnosisQueue {
    * Adds a diagnosis job for the subscriber's thread, or finds the one already there.
    * `created: false` means another request won the race: join `jobId` instead.
    */
-  async add(target: TargetRef, subscriber: Subscriber, now = new Date()): Promise<{ jobId: string; created: boolean }> {
+  async add(target: TargetRef, subscriber: Subscriber, requestId?: string, now = new Date()): Promise<{ jobId: string; created: boolean }> {
     const jobId = newDiagnosisJobId(target, now.getTime());
-    const data: DiagnoseJobData = { kind: 'diagnose', target: { namespace: target.namespace, name: target.name }, subscriber, requestedAt: now.toISOString() };
+    const data: DiagnoseJobData = { kind: 'diagnose', target: { namespace: target.namespace, name: target.name }, subscriber, requestedAt: now.toISOString(), ...(requestId ? { requestId } : {}) };
     const opts: JobsOptions = { jobId, deduplication: { id: diagnosisDedupId(target) } };
     const job = await withQueueDeadline('add diagnosis job', this.timeoutMs, () => this.queue.add('diagnose', data, opts));
     return { jobId: job.id ?? jobId, created: job.id === jobId };
@@ -108,6 +108,11 @@ export class DiagnosisQueue {
   async addStatus(data: StatusJobData): Promise<string> {
     const job = await withQueueDeadline('add status job', this.timeoutMs, () => this.queue.add('status', data, { attempts: 2 }));
     return job.id ?? '';
+  }
+
+  /** The apply job of an approved proposal: jobId = proposal id, so adding it twice is one job. */
+  async addRemediation(data: RemediateJobData): Promise<void> {
+    await this.queue.add('remediate', data, { jobId: data.proposalId, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 30 * 24 * 3600 }, removeOnFail: { age: 30 * 24 * 3600 } });
   }
 
   /** For /readyz. */

@@ -4,10 +4,7 @@
  * and turns the message `rootTs` into the verdict.
  */
 import { z } from 'zod';
-
-export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** InferenceService names: DNS-1123 labels (Knative builds host names from them). */
-export const isvcName = z.string().max(63).regex(DNS1123_LABEL, 'not a DNS-1123 name');
+import { dns1123Label as isvcName } from '../core/names.js';
 
 export const subscriberSchema = z.object({
   channel: z.string().min(1),
@@ -20,6 +17,9 @@ export const subscriberSchema = z.object({
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
+/** The Slack request that queued a job: its log lines and the worker's carry it. */
+const requestId = z.string().max(64).optional();
+
 export const targetSchema = z.object({ namespace: isvcName, name: isvcName });
 
 export const diagnoseJobSchema = z.object({
@@ -27,6 +27,7 @@ export const diagnoseJobSchema = z.object({
   target: targetSchema,
   subscriber: subscriberSchema,
   requestedAt: z.string(),
+  requestId,
 });
 export type DiagnoseJobData = z.infer<typeof diagnoseJobSchema>;
 
@@ -36,14 +37,16 @@ export const statusJobSchema = z.object({
   channel: z.string().min(1),
   user: z.string().min(1),
   threadTs: z.string().min(1).optional(),
+  requestId,
 });
 export type StatusJobData = z.infer<typeof statusJobSchema>;
 
-/** Issue 4: apply an approved remediation proposal (jobId = the proposal id, so adding it twice is one job). */
+/** Apply an approved remediation proposal (jobId = the proposal id, so adding it twice is one job). */
 export const remediateJobSchema = z.object({
   kind: z.literal('remediate'),
   proposalId: z.string().regex(/^rp-[A-Za-z0-9_-]{16}$/, 'not a proposal id'),
   approver: z.string().min(1),
+  requestId,
 });
 export type RemediateJobData = z.infer<typeof remediateJobSchema>;
 

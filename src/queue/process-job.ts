@@ -5,10 +5,13 @@
  * CLUSTER_UNREACHABLE message. Bad job data is an UnrecoverableError (no retries).
  */
 import { UnrecoverableError } from 'bullmq';
-import type { Report, TargetRef } from '../diagnosis/types.js';
+import { errorCode, errorMessage } from '../core/error-message.js';
+import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
+import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
-import type { SlackPoster } from '../bot/slack-poster.js';
-import { renderClusterUnreachable, renderJobFailed, renderProgress, renderReportMessages, renderStatus, renderVerdict, type IsvcStatus, type SlackMessage } from '../render/slack/index.js';
+import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
 import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import type { SubscriberStore } from './subscriber-store.js';
 
@@ -23,15 +26,16 @@ export interface JobLike {
 export interface JobDeps {
   diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
   listStatus(namespace: string, signal?: AbortSignal): Promise<IsvcStatus[]>;
-  poster: SlackPoster;
+  /** Where the jobs' outcomes go (the Slack notifier renders and posts them). */
+  notify: Notify<DiagnosisEvent>;
   store: SubscriberStore;
   /** The queue's backoff base, to say when the next attempt comes. */
   backoffMs: number;
   onDiagnosis?(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
   warn?(message: string): void;
-  /** Issue 4: after the report is posted, offer remediations in each thread. */
+  /** After the report is posted: offer remediations in each thread. */
   afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
-  /** Issue 4: apply an approved remediation proposal. */
+  /** Applies an approved remediation proposal. */
   remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
 }
 
@@ -51,7 +55,7 @@ export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSign
 
 async function processStatus(data: StatusJobData, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const items = await deps.listStatus(data.namespace, signal);
-  await deps.poster.post(data.channel, renderStatus(data.namespace, items), data.threadTs);
+  await deps.notify({ kind: 'status-listed', namespace: data.namespace, items, channel: data.channel, ...(data.threadTs ? { threadTs: data.threadTs } : {}) });
   return { outcome: 'status', count: items.length };
 }
 
@@ -71,8 +75,9 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   const attempts = job.opts.attempts ?? 1;
   const root = data.subscriber;
   const started = Date.now();
-  const quietly = (p: Promise<unknown>) => p.catch((e: unknown) => deps.warn?.(`slack: ${e instanceof Error ? e.message : String(e)}`));
-  await quietly(deps.poster.update(root.channel, root.rootTs, renderProgress(data.target, { phase: 'running', attempt }, root.user)));
+  const quietly = (p: Promise<unknown>) => p.catch((e: unknown) => deps.warn?.(`slack: ${errorMessage(e)}`));
+  const progress = (p: Progress) => quietly(deps.notify({ kind: 'diagnosis-progress', target: data.target, subscriber: root, progress: p }));
+  await progress({ phase: 'running', attempt });
   let report: Report;
   try {
     report = await deps.diagnose(data.target, signal);
@@ -80,37 +85,22 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
     const last = attempt >= attempts;
     if (error instanceof ClusterUnreachableError && !last) {
       const delayMs = deps.backoffMs * 2 ** (attempt - 1);
-      await quietly(deps.poster.update(root.channel, root.rootTs, renderProgress(data.target, { phase: 'retrying', attempt, delayMs, reason: error.message }, root.user)));
+      await progress({ phase: 'retrying', attempt, delayMs, reason: error.message });
       throw error;
     }
     if (!last && !(error instanceof UnrecoverableError)) throw error;
     const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
     const unreachable = error instanceof ClusterUnreachableError;
-    const message = unreachable ? renderClusterUnreachable(data.target, error.message, attempts) : renderJobFailed(data.target, codeOf(error));
-    await answer(deps, subs, [message], message);
+    const failure: DiagnosisFailure = unreachable ? { kind: 'cluster-unreachable', reason: error.message, attempts } : { kind: 'failed', code: errorCode(error) };
+    await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-failed', target: data.target, subscriber, failure })));
     deps.onDiagnosis?.(unreachable ? 'cluster-unreachable' : 'failed', null, (Date.now() - started) / 1000);
     if (unreachable) return { outcome: 'cluster-unreachable', rootCause: 'CLUSTER_UNREACHABLE', threads: subs.length };
     throw error;
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
-  await answer(deps, subs, renderReportMessages(report), renderVerdict(report));
-  if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${e instanceof Error ? e.message : String(e)}`));
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber })));
+  if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
   return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };
-}
-
-/** Replies in every thread, then turns each root message into the verdict. */
-async function answer(deps: JobDeps, subs: Subscriber[], replies: SlackMessage[], verdict: SlackMessage): Promise<void> {
-  await Promise.all(
-    subs.map(async (s) => {
-      for (const reply of replies) await deps.poster.post(s.channel, reply, s.threadTs);
-      await deps.poster.update(s.channel, s.rootTs, verdict);
-    }),
-  );
-}
-
-function codeOf(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'INTERNAL_ERROR';
 }

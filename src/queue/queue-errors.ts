@@ -1,11 +1,11 @@
 /** Errors of the queue layer, each with a stable code. */
+import { CodedError } from '../core/coded-error.js';
+import { errorMessage } from '../core/error-message.js';
 
 /** Redis could not be reached (or did not answer in time): the user is told to try again. */
-export class QueueUnavailableError extends Error {
-  readonly code = 'QUEUE_UNAVAILABLE';
+export class QueueUnavailableError extends CodedError<'QUEUE_UNAVAILABLE'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'QueueUnavailableError';
+    super('QUEUE_UNAVAILABLE', message);
   }
 }
 
@@ -21,7 +21,7 @@ export async function withQueueDeadline<T>(what: string, ms: number, op: () => P
     ]);
   } catch (error) {
     if (error instanceof QueueUnavailableError) throw error;
-    throw new QueueUnavailableError(`${what}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new QueueUnavailableError(`${what}: ${errorMessage(error)}`);
   } finally {
     clearTimeout(timer);
   }

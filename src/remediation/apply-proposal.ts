@@ -6,9 +6,9 @@
  * click) re-plans and asks again. Cluster unreachable: rethrown, BullMQ retries.
  */
 import { UnrecoverableError } from 'bullmq';
+import { errorCode, errorMessage } from '../core/error-message.js';
 import { describeRef, ObjectGoneError, WriteConflictError } from '../kube/cluster-writer.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
-import { renderApplyOutcome, renderProposalDecided, renderVerification } from '../render/slack/render-proposal.js';
 import { actionById } from './actions/index.js';
 import { actionContext } from './plan-proposal.js';
 import type { Proposal, ProposalRecord, ProposalState } from './proposal.js';
@@ -18,7 +18,7 @@ import { verifyRemediation } from './verify-remediation.js';
 
 export type RemediateResult = { outcome: 'remediation'; state: ProposalState | 'missing' };
 
-const quiet = (deps: RemediationDeps) => (e: unknown) => deps.warn(`remediation: ${e instanceof Error ? e.message : String(e)}`);
+const quiet = (deps: RemediationDeps) => (e: unknown) => deps.warn(`remediation: ${errorMessage(e)}`);
 
 async function recordEvent(deps: RemediationDeps, p: Proposal, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
   const isvc = await deps.writer.get(p.plan.isvc).catch(() => null);
@@ -27,7 +27,7 @@ async function recordEvent(deps: RemediationDeps, p: Proposal, type: 'Normal' | 
 
 async function setMessage(deps: RemediationDeps, rec: ProposalRecord, state: ProposalState, by: string, note?: string): Promise<void> {
   const ts = rec.messageTs ?? (await deps.store.get(rec.proposal.id))?.messageTs;
-  if (ts) await deps.poster.update(rec.proposal.channel, ts, renderProposalDecided(rec.proposal, state, by, note)).catch(quiet(deps));
+  if (ts) await deps.notify({ kind: 'proposal-decided', proposal: rec.proposal, messageTs: ts, state, by, ...(note ? { note } : {}) }).catch(quiet(deps));
 }
 
 export async function applyProposal(deps: RemediationDeps, job: RemediateJob, signal?: AbortSignal): Promise<RemediateResult> {
@@ -54,18 +54,18 @@ export async function applyProposal(deps: RemediationDeps, job: RemediateJob, si
       await replanProposal(deps, { ...rec, state: 'applying' }, ['applying'], 'isvc-doctor', `${object} changed after the approval`);
       return { outcome: 'remediation', state: 'superseded' };
     }
-    const code = ((error as { code?: unknown }).code as string | undefined) ?? 'INTERNAL_ERROR';
+    const code = errorCode(error);
     await deps.store.transition(p.id, ['applying'], 'failed', approver, deps.now());
     await deps.audit.append({ event: 'failed', proposalId: p.id, action: p.action, object, actor: approver, patch, outcome: code });
     await recordEvent(deps, p, 'Warning', 'RemediationFailed', `isvc-doctor: ${p.action} approved by Slack user ${approver} failed (${code})`);
-    await deps.poster.post(p.channel, renderApplyOutcome(p, approver, 'failed', code), p.threadTs).catch(quiet(deps));
+    await deps.notify({ kind: 'remediation-failed', proposal: p, by: approver, code }).catch(quiet(deps));
     await setMessage(deps, rec, 'failed', approver, code);
     return { outcome: 'remediation', state: 'failed' };
   }
   await deps.store.transition(p.id, ['applying'], 'applied', approver, deps.now());
   await deps.audit.append({ event: 'applied', proposalId: p.id, action: p.action, object, actor: approver, patch, outcome: applied });
   await recordEvent(deps, p, 'Normal', 'RemediationApplied', `isvc-doctor: ${p.action} approved by Slack user ${approver} (proposal ${p.id}): ${p.plan.summary}`);
-  await deps.poster.post(p.channel, renderApplyOutcome(p, approver, 'applied', p.plan.summary), p.threadTs).catch(quiet(deps));
+  await deps.notify({ kind: 'remediation-applied', proposal: p, by: approver }).catch(quiet(deps));
   await setMessage(deps, rec, 'applied', approver);
   return verifyAndRecord(deps, rec, approver, signal);
 }
@@ -77,7 +77,7 @@ async function verifyAndRecord(deps: RemediationDeps, rec: ProposalRecord, appro
   if (!moved.ok) return { outcome: 'remediation', state: moved.state === 'missing' ? 'missing' : moved.state };
   const result = outcome.kind === 'unknown' ? outcome.kind : `${outcome.kind}:${outcome.report.rootCause ?? 'ISVC_READY'}`;
   await deps.audit.append({ event: 'verified', proposalId: p.id, action: p.action, object: describeRef(p.plan.target), actor: 'isvc-doctor', outcome: result });
-  await deps.poster.post(p.channel, renderVerification(p, outcome, waitedSeconds), p.threadTs).catch(quiet(deps));
+  await deps.notify({ kind: 'remediation-verified', proposal: p, outcome, waitedSeconds }).catch(quiet(deps));
   if (outcome.kind === 'fixed') await setMessage(deps, rec, 'verified', approver);
   return { outcome: 'remediation', state: 'verified' };
 }

@@ -5,8 +5,8 @@
  * compare-and-set (one winner among concurrent clicks on any replica) and queue the apply with
  * jobId = proposal id. Refusals are ephemeral and change nothing.
  */
+import { errorMessage } from '../core/error-message.js';
 import { describeRef } from '../kube/cluster-writer.js';
-import { renderProposalDecided, renderRefusal } from '../render/slack/render-proposal.js';
 import { actionById } from './actions/index.js';
 import { approverIdsFor, decideApproval, decideRejection, isUserGroupId } from './approval-policy.js';
 import { actionContext } from './plan-proposal.js';
@@ -19,6 +19,8 @@ export interface Click {
   user: string;
   channel: string;
   messageTs?: string;
+  /** The Slack request of the click (carried into the apply job, for the logs). */
+  requestId?: string;
 }
 
 export type ClickResult = { kind: 'queued' | 'rejected' } | { kind: 'refused'; code: string } | { kind: 'replanned'; proposalId: string | null };
@@ -26,9 +28,11 @@ export type ClickResult = { kind: 'queued' | 'rejected' } | { kind: 'refused'; c
 const DONE: Record<string, string> = { applied: 'applied', verified: 'applied', failed: 'tried and failed', rejected: 'rejected', expired: 'expired', superseded: 'replaced by a newer proposal' };
 
 async function refuse(deps: RemediationDeps, click: Click, threadTs: string | undefined, code: string, message: string): Promise<ClickResult> {
-  await deps.poster.ephemeral(click.channel, click.user, renderRefusal(code, message), threadTs).catch((e: unknown) => deps.warn(`ephemeral: ${String(e)}`));
+  await deps.notify({ kind: 'click-refused', channel: click.channel, user: click.user, ...(threadTs ? { threadTs } : {}), code, message }).catch((e: unknown) => deps.warn(`ephemeral: ${errorMessage(e)}`));
   return { kind: 'refused', code };
 }
+
+const requestOf = (click: Click) => (click.requestId ? { requestId: click.requestId } : {});
 
 async function load(deps: RemediationDeps, click: Click): Promise<ProposalRecord | null> {
   return PROPOSAL_ID.test(click.proposalId) ? deps.store.get(click.proposalId) : null;
@@ -36,7 +40,7 @@ async function load(deps: RemediationDeps, click: Click): Promise<ProposalRecord
 
 async function updateMessage(deps: RemediationDeps, rec: ProposalRecord, click: Click, state: ProposalState, by: string | null, note?: string): Promise<void> {
   const ts = rec.messageTs ?? click.messageTs;
-  if (ts) await deps.poster.update(rec.proposal.channel, ts, renderProposalDecided(rec.proposal, state, by, note)).catch((e: unknown) => deps.warn(`slack update: ${String(e)}`));
+  if (ts) await deps.notify({ kind: 'proposal-decided', proposal: rec.proposal, messageTs: ts, state, by, ...(note ? { note } : {}) }).catch((e: unknown) => deps.warn(`slack update: ${errorMessage(e)}`));
 }
 
 async function membersFor(deps: RemediationDeps, namespace: string) {
@@ -54,7 +58,7 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
     return refuse(deps, click, p.threadTs, decision.code, decision.message);
   }
   if (rec.state === 'approved' || rec.state === 'applying') {
-    await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: rec.decidedBy ?? click.user }); // idempotent: recovers an approval whose job was lost
+    await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: rec.decidedBy ?? click.user, ...requestOf(click) }); // idempotent: recovers an approval whose job was lost
     return refuse(deps, click, p.threadTs, 'PROPOSAL_ALREADY_APPROVED', `already approved by <@${rec.decidedBy}>, it is being applied`);
   }
   if (rec.state !== 'pending') return refuse(deps, click, p.threadTs, 'PROPOSAL_USED', `this proposal was already ${DONE[rec.state] ?? rec.state}`);
@@ -72,14 +76,14 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
   if (!valid.ok) {
     const next = await replanProposal(deps, rec, ['pending'], click.user, valid.message);
     if (next === null) return approveClick(deps, click); // another click moved it first: answer from its new state
-    await deps.poster.ephemeral(click.channel, click.user, renderRefusal('PROPOSAL_STALE', `${valid.message}; re-planned against the live object${next !== 'none' ? ', approve the new proposal in the thread' : ''}`), p.threadTs).catch(() => undefined);
+    await deps.notify({ kind: 'click-refused', channel: click.channel, user: click.user, threadTs: p.threadTs, code: 'PROPOSAL_STALE', message: `${valid.message}; re-planned against the live object${next !== 'none' ? ', approve the new proposal in the thread' : ''}` }).catch(() => undefined);
     return { kind: 'replanned', proposalId: next === 'none' ? null : next };
   }
   const won = await deps.store.transition(p.id, ['pending'], 'approved', click.user, deps.now());
   if (!won.ok) return approveClick(deps, click);
   await deps.audit.append({ event: 'approved', proposalId: p.id, action: p.action, object, actor: click.user });
   await updateMessage(deps, rec, click, 'approved', click.user);
-  await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: click.user });
+  await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: click.user, ...requestOf(click) });
   return { kind: 'queued' };
 }
 

@@ -1,9 +1,9 @@
 /** Finds the live InferenceService under any supported API version (fresh, for planning). */
-import type { TargetRef } from '../diagnosis/types.js';
+import { RemediationError } from '../changes/remediation-error.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { ClusterWriter, ObjectRef } from '../kube/cluster-writer.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import type { KubeObject } from '../kube/schemas.js';
-import { RemediationError } from './remediation-error.js';
 
 export async function findInferenceService(writer: ClusterWriter, target: TargetRef): Promise<{ ref: ObjectRef; object: KubeObject }> {
   for (const r of INFERENCE_SERVICE_VERSIONS) {

@@ -3,7 +3,7 @@
  * with the YAML, no button (`action: 'manual'`, `needsApproval: false`). From the debug guide:
  * probes blocked by auth on the ingress gateway (401/302) or by Istio RBAC (403).
  */
-import type { Remediation } from '../diagnosis/types.js';
+import type { Remediation } from '../findings/types.js';
 
 export function probeAuthManualFix(namespace: string): Remediation {
   return {

@@ -1,16 +1,15 @@
 /**
  * After a diagnosis: for each finding whose remediation the bot can apply (root cause first, one
- * per action, at most three), plan it against the live object and post the proposal in each
+ * per action, at most three), plan it against the live object and offer the proposal in each
  * thread that asked. A fix that cannot be planned (already at the cap, nothing to change, the
- * remediation role denied) gets a one-line note with its code instead of buttons.
+ * remediation role denied) is told with its code instead of buttons.
  */
-import type { Finding, Report } from '../diagnosis/types.js';
-import { context, type SlackMessage } from '../render/slack/block-kit.js';
-import { escapeMrkdwn } from '../render/slack/limits.js';
+import { RemediationError } from '../changes/remediation-error.js';
+import { errorCode, errorMessage } from '../core/error-message.js';
+import type { Finding, Report } from '../findings/types.js';
 import { actionById } from './actions/index.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
-import { RemediationError } from './remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 
 export interface OfferThread {
@@ -29,11 +28,6 @@ export function offerable(report: Report): Finding[] {
     .slice(0, MAX_OFFERS);
 }
 
-function note(finding: Finding, code: string, message: string): SlackMessage {
-  const text = `No automatic fix offered for ${finding.code} (${code}): ${message}`;
-  return { text, blocks: [context(`ℹ️ ${escapeMrkdwn(text)}`)] };
-}
-
 export async function offerRemediations(deps: RemediationDeps, report: Report, threads: OfferThread[]): Promise<number> {
   let posted = 0;
   for (const finding of offerable(report)) {
@@ -44,10 +38,10 @@ export async function offerRemediations(deps: RemediationDeps, report: Report, t
         await postProposal(deps, p);
         posted += 1;
       } catch (error) {
-        const code = error instanceof RemediationError ? error.code : ((error as { code?: unknown }).code as string | undefined) ?? 'INTERNAL_ERROR';
+        const code = errorCode(error);
         const message = error instanceof RemediationError ? error.message : 'the plan could not be computed';
-        deps.warn(`remediation ${r.action} for ${report.target.namespace}/${report.target.name}: ${code}: ${error instanceof Error ? error.message : String(error)}`);
-        await deps.poster.post(t.channel, note(finding, typeof code === 'string' ? code : 'INTERNAL_ERROR', message), t.threadTs).catch(() => undefined);
+        deps.warn(`remediation ${r.action} for ${report.target.namespace}/${report.target.name}: ${code}: ${errorMessage(error)}`);
+        await deps.notify({ kind: 'offer-not-planned', thread: { channel: t.channel, threadTs: t.threadTs }, findingCode: finding.code, code, message }).catch(() => undefined);
       }
     }
   }

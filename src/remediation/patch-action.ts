@@ -6,10 +6,10 @@
  * write instead of repeating it (and a patch pinned to an old resourceVersion gets 409).
  */
 import type { z } from 'zod';
+import { fieldChanges } from '../changes/field-changes.js';
+import { RemediationError } from '../changes/remediation-error.js';
 import { WriteConflictError, describeRef, type ObjectRef } from '../kube/cluster-writer.js';
 import type { KubeObject } from '../kube/schemas.js';
-import { fieldChanges } from './field-changes.js';
-import { RemediationError } from './remediation-error.js';
 import type { ActionContext, Plan, RemediationAction, Risk } from './types.js';
 
 export const PROPOSAL_ANNOTATION = 'isvc-doctor.io/remediation';

@@ -3,13 +3,13 @@
  * against the action's schema, computes the change against the live object with dryRun=All, and
  * records "proposed" in the audit log.
  */
+import { RemediationError } from '../changes/remediation-error.js';
+import type { TargetRef } from '../core/target-ref.js';
+import { describeRef } from '../kube/cluster-writer.js';
 import { ForbiddenError } from '../kube/errors.js';
-import type { TargetRef } from '../diagnosis/types.js';
 import { actionById } from './actions/index.js';
 import { newProposalId, type Proposal } from './proposal.js';
-import { RemediationError } from './remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
-import { describeRef } from '../kube/cluster-writer.js';
 
 export interface ProposalRequest {
   action: string;

@@ -4,7 +4,7 @@
  * against, requester, thread, expiry) lives in Redis (ProposalStore).
  */
 import { randomBytes } from 'node:crypto';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { Plan } from './types.js';
 
 export type ProposalState = 'pending' | 'approved' | 'applying' | 'applied' | 'verified' | 'failed' | 'rejected' | 'expired' | 'superseded';

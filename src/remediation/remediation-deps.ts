@@ -1,9 +1,11 @@
-/** What the remediation flow needs, built once by `createRemediationDeps` (start-bot wires it). */
-import type { SlackPoster } from '../bot/slack-poster.js';
-import type { Report, TargetRef } from '../diagnosis/types.js';
+/** What the remediation flow needs, built once by the composition root (src/app/). */
+import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { Report } from '../findings/types.js';
 import type { ClusterWriter } from '../kube/cluster-writer.js';
 import type { AuditLog } from './audit-log.js';
 import type { ProposalStore } from './proposal-store.js';
+import type { RemediationEvent } from './remediation-events.js';
 import type { UserGroupDirectory } from './user-group-directory.js';
 
 export interface RemediationConfig {
@@ -22,6 +24,8 @@ export interface RemediateJob {
   kind: 'remediate';
   proposalId: string;
   approver: string;
+  /** The Slack request (the click) that queued it, for the logs. */
+  requestId?: string;
 }
 
 export interface RemediationDeps {
@@ -29,7 +33,8 @@ export interface RemediationDeps {
   writer: ClusterWriter;
   store: ProposalStore;
   audit: AuditLog;
-  poster: SlackPoster;
+  /** Where the flow's outcomes go (the Slack notifier renders and posts them). */
+  notify: Notify<RemediationEvent>;
   groups: UserGroupDirectory;
   /** Adds the apply job with jobId = proposal id (idempotent). */
   enqueue(job: RemediateJob): Promise<void>;

@@ -2,6 +2,8 @@
  * The operation of `/isvc rollout NAME [-n NS] [OP]`: `promote`, `rollback`, or a split
  * `STABLE/CANARY` such as `90/10` (the two must add up to 100). Each maps to one remediation action.
  */
+import type { ActionId } from './actions/index.js';
+
 export type RolloutOp = { kind: 'promote' } | { kind: 'rollback' } | { kind: 'split'; canaryPercent: number };
 
 /** The op, or a problem to show the user. */
@@ -20,7 +22,7 @@ export function parseRolloutOp(word: string): RolloutOp | string {
 }
 
 /** The remediation action and params for an op. */
-export function rolloutAction(op: RolloutOp): { action: string; params: Record<string, unknown> } {
+export function rolloutAction(op: RolloutOp): { action: ActionId; params: Record<string, unknown> } {
   if (op.kind === 'promote') return { action: 'promote-canary', params: {} };
   if (op.kind === 'rollback') return { action: 'rollback-canary', params: {} };
   return { action: 'set-canary-traffic', params: { canaryPercent: op.canaryPercent } };

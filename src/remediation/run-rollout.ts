@@ -1,18 +1,17 @@
 /**
  * `/isvc rollout NAME [-n NS] [OP]`: a root message in the channel, the current traffic split
- * (TRAFFIC_SPLIT) in its thread, then proposals for the requested operation, or for promote,
+ * (TRAFFIC_SPLIT) in its thread (as events the notifier posts), then proposals for the requested operation, or for promote,
  * roll back and a 90/10 split when none was given. Each proposal is planned against the live
  * InferenceService with dryRun=All and needs an approver, like any remediation.
  */
-import type { TargetRef } from '../diagnosis/types.js';
+import { RemediationError } from '../changes/remediation-error.js';
+import { errorCode, errorMessage } from '../core/error-message.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { KubeObject } from '../kube/schemas.js';
-import { context, section, type SlackMessage } from '../render/slack/block-kit.js';
-import { escapeMrkdwn } from '../render/slack/limits.js';
 import { canaryShape, describeSplit } from './actions/canary-shape.js';
 import { findInferenceService } from './find-inference-service.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
-import { RemediationError } from './remediation-error.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { rolloutAction, type RolloutOp } from './rollout-op.js';
 
@@ -37,35 +36,29 @@ export function splitLines(isvc: KubeObject): string[] {
   return lines;
 }
 
-function note(text: string): SlackMessage {
-  return { text, blocks: [context(`ℹ️ ${escapeMrkdwn(text)}`)] };
-}
-
 export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Promise<number> {
   const who = `${req.target.namespace}/${req.target.name}`;
-  const rootTs = await deps.poster.post(req.channel, { text: `Rollout of ${who} (requested by <@${req.user}>)`, blocks: [section(`🚦 Rollout of *${escapeMrkdwn(who)}* (requested by <@${req.user}>)`)] }, req.threadTs);
-  const thread = req.threadTs ?? rootTs;
+  const rootTs = await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
+  const thread = { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' };
   let live;
   try {
     live = await findInferenceService(deps.writer, req.target);
   } catch (error) {
-    const code = (error as { code?: string }).code ?? 'INTERNAL_ERROR';
-    await deps.poster.post(req.channel, note(`${code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code}: cannot read InferenceService ${who}`), thread);
+    const code = errorCode(error);
+    await deps.notify({ kind: 'rollout-target-unreadable', target: req.target, thread, code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code });
     return 0;
   }
-  const lines = splitLines(live.object).map((l) => `• ${escapeMrkdwn(l)}`);
-  await deps.poster.post(req.channel, { text: `TRAFFIC_SPLIT of ${who}: ${splitLines(live.object)[0]}`, blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${live.ref.apiVersion})\n${lines.join('\n')}`)] }, thread);
+  await deps.notify({ kind: 'rollout-split', target: req.target, thread, apiVersion: live.ref.apiVersion, lines: splitLines(live.object) });
   let posted = 0;
   for (const op of req.op ? [req.op] : DEFAULT_OPS) {
     const { action, params } = rolloutAction(op);
     try {
-      const p = await planProposal(deps, { action, params, target: req.target, findingCode: null, requester: req.user, channel: req.channel, threadTs: thread });
+      const p = await planProposal(deps, { action, params, target: req.target, findingCode: null, requester: req.user, channel: req.channel, threadTs: thread.threadTs });
       await postProposal(deps, p);
       posted += 1;
     } catch (error) {
-      const code = error instanceof RemediationError ? error.code : ((error as { code?: string }).code ?? 'INTERNAL_ERROR');
-      deps.warn(`rollout ${action} ${who}: ${error instanceof Error ? error.message : String(error)}`);
-      await deps.poster.post(req.channel, note(`${action}: not offered (${code})${error instanceof RemediationError ? `: ${error.message}` : ''}`), thread);
+      deps.warn(`rollout ${action} ${who}: ${errorMessage(error)}`);
+      await deps.notify({ kind: 'rollout-op-not-offered', thread, action, code: errorCode(error), ...(error instanceof RemediationError ? { message: error.message } : {}) });
     }
   }
   return posted;

@@ -1,19 +1,16 @@
 /**
- * The shapes remediations share: an action (plan / validate / apply, one file each under
- * actions/), the plan it computes against the live object, and the context it runs in.
+ * The shapes remediations share: an action (offer / plan / validate / apply, one file each under
+ * actions/), the plan it computes against the live object, and the contexts it runs in.
  */
 import type { z } from 'zod';
-import type { TargetRef } from '../diagnosis/types.js';
+import type { FieldChange } from '../changes/field-changes.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { DiagnosisContext } from '../diagnosis/playbook.js';
+import type { Remediation } from '../findings/types.js';
 import type { ClusterWriter, ObjectRef, PatchKind } from '../kube/cluster-writer.js';
 
 export type Risk = 'low' | 'medium' | 'high';
 
-/** One changed field, before and after (undefined: absent). */
-export interface FieldChange {
-  path: string;
-  before: unknown;
-  after: unknown;
-}
 
 /** The write a plan will make when approved. */
 export type PlannedWrite =
@@ -54,6 +51,18 @@ export type Validation = { ok: true } | { ok: false; reason: 'stale' | 'gone'; m
 
 export type ApplyOutcome = 'applied' | 'already-applied';
 
+/**
+ * What an action's offer reads: the diagnosed InferenceService, the diagnosis' memoised reader and
+ * its settings. A playbook passes its DiagnosisContext; an offer never writes.
+ */
+export type OfferContext = Pick<DiagnosisContext, 'target' | 'reader' | 'config'>;
+
+/** An action's offer as a report carries it: its own id and params (typed), and the change it would make. */
+export interface ActionOffer<P extends Record<string, unknown>> extends Remediation {
+  params: P;
+  needsApproval: true;
+}
+
 export interface RemediationAction<P extends Record<string, unknown> = Record<string, unknown>> {
   id: string;
   title: string;
@@ -64,4 +73,9 @@ export interface RemediationAction<P extends Record<string, unknown> = Record<st
   validate(ctx: ActionContext, plan: Plan): Promise<Validation>;
   /** Makes the write, once: a write already made for this proposal is recognised, not repeated. */
   apply(ctx: ActionContext, plan: Plan, proposalId: string): Promise<ApplyOutcome>;
+}
+
+/** An action a finding can offer: `offer` computes, from what the diagnosis read, what `plan` will change (or a fix to make by hand). */
+export interface OfferingAction<P extends Record<string, unknown>, I> extends RemediationAction<P> {
+  offer(ctx: OfferContext, input: I): Promise<Remediation | null> | Remediation | null;
 }

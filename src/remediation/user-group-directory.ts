@@ -1,35 +1,6 @@
-/**
- * Members of Slack user groups (`usergroups.users.list`, scope usergroups:read), cached for a
- * minute. A group that cannot be read counts as empty (fail closed: nobody approves through it).
- */
-import type { webApi } from '@slack/bolt';
-
+/** Who is in a user group of approvers (`S…` ids): the port the approval check asks (Slack's implementation: src/slack/user-group-directory.ts). */
 export type GroupMembers = ReadonlyMap<string, readonly string[]>;
 
 export interface UserGroupDirectory {
   members(groupIds: string[]): Promise<GroupMembers>;
-}
-
-export function createUserGroupDirectory(client: Pick<webApi.WebClient, 'usergroups'>, options: { ttlMs?: number; warn?(m: string): void } = {}): UserGroupDirectory {
-  const ttl = options.ttlMs ?? 60_000;
-  const cache = new Map<string, { users: string[]; at: number }>();
-  const one = async (id: string): Promise<string[]> => {
-    const hit = cache.get(id);
-    if (hit && Date.now() - hit.at < ttl) return hit.users;
-    try {
-      const res = await client.usergroups.users.list({ usergroup: id });
-      const users = (res.users ?? []) as string[];
-      cache.set(id, { users, at: Date.now() });
-      return users;
-    } catch (error) {
-      options.warn?.(`usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? (error instanceof Error ? error.message : String(error))}`);
-      return [];
-    }
-  };
-  return {
-    async members(groupIds) {
-      const entries = await Promise.all(groupIds.map(async (id) => [id, await one(id)] as const));
-      return new Map(entries);
-    },
-  };
 }

@@ -3,10 +3,11 @@
  * generation, then re-diagnose until it is Ready or the time is up, and say which: fixed, the same
  * root cause, or a new one.
  */
+import { errorCode } from '../core/error-message.js';
 import type { ObjectRef } from '../kube/cluster-writer.js';
-import type { VerifyOutcome } from '../render/slack/render-proposal.js';
 import type { Proposal } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
+import type { VerifyOutcome } from './remediation-events.js';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -44,6 +45,6 @@ export async function verifyRemediation(deps: RemediationDeps, p: Proposal, sign
       await sleep(deps.config.verifyPollMs, signal);
     }
   } catch (error) {
-    return { outcome: { kind: 'unknown', reason: `${(error as { code?: string }).code ?? 'INTERNAL_ERROR'}: the diagnosis could not run` }, waitedSeconds: waited() };
+    return { outcome: { kind: 'unknown', reason: `${errorCode(error)}: the diagnosis could not run` }, waitedSeconds: waited() };
   }
 }

@@ -1,6 +1,6 @@
-import type { Report } from '../diagnosis/types.js';
+import type { Report } from '../findings/types.js';
 
-/** The report as the one JSON object `isvc-doctor diagnose -o json` prints (shared/contract/cli.md). */
+/** The report as the one JSON object `isvc-doctor diagnose -o json` prints (its fields: README.md). */
 export function renderJsonReport(report: Report): string {
   return JSON.stringify(
     {
@@ -16,7 +16,7 @@ export function renderJsonReport(report: Report): string {
         ...(f.component ? { component: f.component } : {}),
         ...(f.revision ? { revision: f.revision } : {}),
         evidence: f.evidence,
-        ...(f.next ? { next: f.next } : {}),
+        next: f.next ?? null,
         remediation: f.remediation,
       })),
       stats: report.stats,

@@ -1,4 +1,4 @@
-import type { Evidence, Finding, Report } from '../diagnosis/types.js';
+import type { Evidence, Finding, Report } from '../findings/types.js';
 import { terminalSafe } from './terminal-safe.js';
 
 /**
@@ -46,7 +46,7 @@ function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Set<st
     }
     lines.push(...renderEvidence(e, c));
   }
-  if (f.next) lines.push(`    next: ${f.next}`);
+  if (f.next) lines.push(`    ${c.bold('next:')} ${f.next}`);
   if (f.remediation) {
     lines.push(`    fix: ${f.remediation.summary}${f.remediation.needsApproval ? ' (needs approval)' : ''}`);
     for (const d of f.remediation.diff ?? []) lines.push(`      ${d.startsWith('+') ? c.green(d) : d.startsWith('-') ? c.red(d) : d}`);

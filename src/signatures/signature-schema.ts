@@ -6,7 +6,7 @@
  */
 import semver from 'semver';
 import { z } from 'zod';
-import { isFindingCode, SEVERITY_OF, type FindingCode } from '../diagnosis/finding-codes.js';
+import { CATALOG, isFindingCode, type FindingCode } from '../findings/catalog.js';
 import { TEMPLATE_PLACEHOLDERS, placeholdersOf } from './fill-template.js';
 
 /**
@@ -85,7 +85,7 @@ export const signatureEntrySchema = z
     }
     if (!entry.code) return issue('code', 'required (or ignore: true)');
     if (!entry.title) issue('title', 'required');
-    if (SEVERITY_OF[entry.code] === 'error' && !entry.next) issue('next', `required for an error code (${entry.code})`);
+    if (CATALOG[entry.code].severity === 'error' && !entry.next) issue('next', `required for an error code (${entry.code})`);
   });
 
 export type SignatureEntry = z.infer<typeof signatureEntrySchema>;

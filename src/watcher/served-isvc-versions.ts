@@ -4,6 +4,7 @@
  * an informer on a version that is not served keeps retrying with backoff and harms nothing.
  */
 import { ApisApi, type KubeConfig } from '@kubernetes/client-node';
+import { errorMessage } from '../core/error-message.js';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 
 export async function servedIsvcVersions(kubeConfig: KubeConfig, warn?: (message: string) => void): Promise<CustomResource[]> {
@@ -12,7 +13,7 @@ export async function servedIsvcVersions(kubeConfig: KubeConfig, warn?: (message
     const served = new Set(groups.groups.flatMap((g) => g.versions.map((v) => v.groupVersion)));
     return INFERENCE_SERVICE_VERSIONS.filter((r) => served.has(`${r.group}/${r.version}`));
   } catch (error) {
-    warn?.(`discovery failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); watching every supported InferenceService version`);
+    warn?.(`discovery failed (${errorMessage(error)}); watching every supported InferenceService version`);
     return [...INFERENCE_SERVICE_VERSIONS];
   }
 }

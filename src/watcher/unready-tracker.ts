@@ -9,6 +9,7 @@
  * handled one after another; different services concurrently. `reconcile()` after the first lists
  * closes what changed while no watcher ran.
  */
+import { errorMessage } from '../core/error-message.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
 import type { IsvcState } from './isvc-state.js';
 
@@ -94,7 +95,7 @@ export class UnreadyTracker {
     const previous = this.chains.get(key) ?? Promise.resolve();
     const next = previous
       .then(() => (this.stopped ? undefined : work()))
-      .catch((e: unknown) => this.options.warn?.(`incident tracking of ${key}: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e: unknown) => this.options.warn?.(`incident tracking of ${key}: ${errorMessage(e)}`));
     this.chains.set(key, next);
     void next.finally(() => {
       if (this.chains.get(key) === next) this.chains.delete(key);

@@ -5,11 +5,12 @@
  * (closes incidents whose services recovered or went away meanwhile). When it loses the Lease it
  * stops watching at once; another replica carries on from Redis.
  */
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { LeaseElector } from '../leader/lease-elector.js';
+import { errorMessage } from '../core/error-message.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
+import { LeaseElector } from '../leader/lease-elector.js';
 import { IsvcWatcher } from './isvc-watcher.js';
 import { UnreadyTracker, type IncidentJobSink } from './unready-tracker.js';
 
@@ -83,7 +84,7 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
     onStartedLeading: () => {
       const attempt = (delayMs: number): void => {
         lead().catch((e: unknown) => {
-          options.logger.warn(`watcher: could not start (${e instanceof Error ? e.message : String(e)}); retrying in ${delayMs} ms`);
+          options.logger.warn(`watcher: could not start (${errorMessage(e)}); retrying in ${delayMs} ms`);
           setTimeout(() => {
             if (elector.isLeader && !ready) void stopActive().then(() => attempt(Math.min(delayMs * 2, 30_000)));
           }, delayMs);

@@ -1,17 +1,19 @@
 /**
- * Harness for the automatic-incident end-to-end tests: the real bot (startBot, role all or watcher /
+ * Harness for the automatic-incident end-to-end tests: the real bot (startServe, role all or watcher /
  * worker) on the harness Redis, the fake Slack Web API, and the simulator serving InferenceServices
  * built in memory, whose Ready condition the tests flip through PATCH on the status subresource.
  */
 import { randomUUID } from 'node:crypto';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/bot/logger.js';
-import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
+import type { ServeRole } from '../../src/app/roles.js';
+import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
+import { until } from '../support/until.js';
 
 export const ALERTS = 'C0ALERTS';
 export const SIGNING_SECRET = 'incident-signing-secret';
@@ -30,8 +32,8 @@ export interface IncidentHarness {
   sim: RunningSimulator;
   config: AppConfig;
   prefix: string;
-  bots: RunningBot[];
-  startBot(role?: ServeRole, identity?: string): Promise<RunningBot>;
+  bots: RunningServe[];
+  startServe(role?: ServeRole, identity?: string): Promise<RunningServe>;
   /** PATCH …/inferenceservices/NAME/status with Ready=True or False (lastTransitionTime now). */
   setReady(name: string, ready: boolean, reason?: string, namespace?: string): Promise<void>;
   /** Top-level posts in the alerts channel. */
@@ -58,15 +60,15 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const kube = makeKubeClients(kubeConfig);
-  const bots: RunningBot[] = [];
+  const bots: RunningServe[] = [];
   const inChannel = () => slack.callsTo('chat.postMessage').filter((c) => c.body.channel === ALERTS);
   return {
     sim,
     config,
     prefix,
     bots,
-    startBot: async (role = 'all', identity) => {
-      const bot = await startBot({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
+    startServe: async (role = 'all', identity) => {
+      const bot = await startServe({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
       bots.push(bot);
       return bot;
     },
@@ -88,12 +90,26 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
   };
 }
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Watched = NonNullable<ReturnType<NonNullable<RunningServe['incidents']['watcher']>['current']>>['watcher'];
+
+/**
+ * Waits for the bot to be done with what it has seen (instead of sleeping "long enough"): the
+ * watcher sees what `seen` asks for, its unready timers have fired or been cleared, the changes it
+ * queued are handled, and no incident job is waiting, delayed or running.
+ */
+export async function settled(bot: RunningServe, seen: (watcher: Watched) => boolean = () => true): Promise<void> {
+  const current = () => bot.incidents.watcher?.current() ?? null;
+  await until(() => Boolean(current() && seen(current()!.watcher)), 'the watcher to see the change');
+  await until(() => current()!.tracker.pendingTimers === 0, 'the unready timers');
+  await current()!.tracker.idle();
+  await until(async () => (await bot.incidents.queue.queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized')) === 0, 'the incident jobs');
+}
+
+/** A watcher predicate: it holds `key` with that readiness (and a Ready transition at or after `since`). */
+export const sees = (key: string, ready: boolean, since = 0) => (w: Watched) => {
+  const s = w.get(key);
+  return s !== undefined && s.ready === ready && (s.transitionAt ?? 0) >= since;
+};

@@ -4,10 +4,11 @@
  * posts exactly one incident after unreadyAfter (300 ms here), with the diagnosis in its thread;
  * flipped back, the root message says "recovered after …" and so does the thread.
  */
-import { textOf } from './slack-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand, slackSignature } from '../support/slack-signing.js';
-import { ALERTS, SIGNING_SECRET, sleep, startIncidentHarness, until, type IncidentHarness } from './incident-harness.js';
+import { until } from '../support/until.js';
+import { ALERTS, SIGNING_SECRET, sees, settled, sleep, startIncidentHarness, type IncidentHarness } from './incident-harness.js';
+import { textOf } from './slack-harness.js';
 
 let slack: FakeSlackApi;
 let h: IncidentHarness | null = null;
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 it('posts one incident after unreadyAfter (not before), the diagnosis in its thread, and updates it when Ready again', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const flipped = Date.now();
   await h.setReady('iris', false);
@@ -38,7 +39,7 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   const first = h.threadOf(rootTs)[0]!;
   // the thread looks like /isvc diagnose's: the first reply names the root cause
   expect(textOf(first.body)).toMatch(/Root cause: `[A-Z_]+`/);
-  await sleep(800);
+  await settled(bot);
   expect(h.roots()).toHaveLength(1);
 
   await h.setReady('iris', true);
@@ -46,36 +47,42 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   expect(h.updatesOf(rootTs).at(-1)!.body.text).toMatch(/^✅ default\/iris recovered after \d+s \(was [A-Z_]+\)$/);
   expect(h.threadOf(rootTs).some((c) => /default\/iris is Ready again \(recovered after/.test(String(c.body.text)))).toBe(true);
   expect(h.roots()).toHaveLength(1);
-  // the incident jobs are counted on /metrics
-  const metrics = await (await fetch(`${bot.url}/metrics`)).text();
-  expect(metrics).toMatch(/isvc_doctor_incident_jobs_total\{kind="open",outcome="done"\} 1/);
-  expect(metrics).toMatch(/isvc_doctor_incident_jobs_total\{kind="recover",outcome="done"\} 1/);
+  // the incident jobs are counted on /metrics (once the worker reports the recover job done)
+  const metrics = async () => (await fetch(`${bot.url}/metrics`)).text();
+  await until(async () => /isvc_doctor_incident_jobs_total\{kind="recover",outcome="done"\} 1/.test(await metrics()), 'the recover job on /metrics');
+  expect(await metrics()).toMatch(/isvc_doctor_incident_jobs_total\{kind="open",outcome="done"\} 1/);
 });
 
 it('posts nothing for a service that flaps back to Ready within unreadyAfter', async () => {
   h = await startIncidentHarness(slack, { file: { alerts: { channel: ALERTS, unreadyAfter: '1500ms' } } });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await h.setReady('iris', false);
-  await sleep(300);
+  await until(() => sees('default/iris', false)(bot.incidents.watcher!.current()!.watcher), 'the watcher seeing it unready');
   await h.setReady('iris', true);
-  await sleep(2000);
+  await settled(bot, sees('default/iris', true));
   expect(h.roots()).toHaveLength(0);
 });
 
+/** A first bot posts an incident for iris (root and diagnosis), then stops; returns the root's ts. */
+async function incidentOfAStoppedBot(harness: IncidentHarness): Promise<string> {
+  const first = await harness.startServe('all', 'first');
+  await first.incidents.watcher!.leading();
+  await harness.setReady('iris', false);
+  await until(() => harness.roots().length === 1, 'the incident');
+  const rootTs = harness.roots()[0]!.response!.ts as string;
+  await until(() => harness.threadOf(rootTs).length >= 1, 'the diagnosis');
+  await first.close();
+  harness.bots.splice(harness.bots.indexOf(first), 1);
+  return rootTs;
+}
+
 it('does not post again after a bot restart while the incident is open, and the new bot closes it', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startBot('all', 'first');
-  await first.incidents.watcher!.leading();
-  await h.setReady('iris', false);
-  await until(() => h!.roots().length === 1, 'the incident');
-  const rootTs = h.roots()[0]!.response!.ts as string;
-  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
-  await first.close();
-  h.bots.splice(h.bots.indexOf(first), 1);
-  const second = await h.startBot('all', 'second');
+  const rootTs = await incidentOfAStoppedBot(h);
+  const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
-  await sleep(1000);
+  await settled(second);
   expect(h.roots()).toHaveLength(1);
   await h.setReady('iris', true);
   await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery by the new bot');
@@ -84,16 +91,9 @@ it('does not post again after a bot restart while the incident is open, and the 
 
 it('closes an incident whose service recovered while no bot ran', async () => {
   h = await startIncidentHarness(slack);
-  const first = await h.startBot('all', 'first');
-  await first.incidents.watcher!.leading();
-  await h.setReady('iris', false);
-  await until(() => h!.roots().length === 1, 'the incident');
-  const rootTs = h.roots()[0]!.response!.ts as string;
-  await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis');
-  await first.close();
-  h.bots.splice(h.bots.indexOf(first), 1);
+  const rootTs = await incidentOfAStoppedBot(h);
   await h.setReady('iris', true);
-  const second = await h.startBot('all', 'second');
+  const second = await h.startServe('all', 'second');
   await second.incidents.watcher!.leading();
   await until(() => h!.updatesOf(rootTs).some((u) => /recovered after/.test(String(u.body.text))), 'the recovery at start');
   expect(h.roots()).toHaveLength(1);
@@ -101,8 +101,8 @@ it('closes an incident whose service recovered while no bot ran', async () => {
 
 it('two bot processes post one incident; when the leader stops, the other takes over and closes it', async () => {
   h = await startIncidentHarness(slack);
-  const a = await h.startBot('all', 'replica-a');
-  const b = await h.startBot('all', 'replica-b');
+  const a = await h.startServe('all', 'replica-a');
+  const b = await h.startServe('all', 'replica-b');
   await until(() => Boolean(a.incidents.watcher!.isLeader() || b.incidents.watcher!.isLeader()), 'a leader');
   const [leader, other] = a.incidents.watcher!.isLeader() ? [a, b] : [b, a];
   await leader.incidents.watcher!.leading();
@@ -110,7 +110,7 @@ it('two bot processes post one incident; when the leader stops, the other takes 
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
   const rootTs = h.roots()[0]!.response!.ts as string;
-  await sleep(1000);
+  await settled(leader);
   expect(h.roots()).toHaveLength(1);
   await leader.close();
   h.bots.splice(h.bots.indexOf(leader), 1);
@@ -123,7 +123,7 @@ it('two bot processes post one incident; when the leader stops, the other takes 
 it('groups ten services failing with the same root cause into one incident listing them all', async () => {
   const names = Array.from({ length: 10 }, (_, i) => `model-${i}`);
   h = await startIncidentHarness(slack, { names });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await Promise.all(names.map((n) => h!.setReady(n, false)));
   await until(() => h!.roots().length === 1, 'the incident');
@@ -131,7 +131,7 @@ it('groups ten services failing with the same root cause into one incident listi
   await until(() => h!.updatesOf(rootTs).some((u) => /^🔴 10 InferenceServices not ready/.test(String(u.body.text))), 'the grouped root message');
   const listed = String(h.updatesOf(rootTs).at(-1)!.body.text);
   for (const n of names) expect(listed).toContain(`default/${n}`);
-  await sleep(800);
+  await settled(bot);
   expect(h.roots()).toHaveLength(1);
   const notes = h.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('Also not ready with the same root cause'));
   expect(notes.length).toBeGreaterThanOrEqual(1);
@@ -143,7 +143,7 @@ it('groups ten services failing with the same root cause into one incident listi
 
 it('posts nothing for a service muted with /isvc mute, and again after /isvc unmute', async () => {
   h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const events = `${bot.url}/slack/events`;
   const res = await postSignedCommand(events, SIGNING_SECRET, { text: 'mute noisy 1h -n default', channel_id: 'C0OPS', user_id: 'U0OPS', response_url: slack.responseUrl('mute') });
@@ -153,8 +153,9 @@ it('posts nothing for a service muted with /isvc mute, and again after /isvc unm
   expect(answer.body.response_type).toBe('ephemeral');
   expect(answer.body.text).toBe('🔕 Muted default/noisy for 1h: no automatic incident posts for it.');
   expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
+  const mutedAt = Date.now();
   await h.setReady('noisy', false, 'Noisy');
-  await sleep(1500);
+  await settled(bot, sees('default/noisy', false, mutedAt));
   expect(h.roots()).toHaveLength(0);
   // an unmuted one still posts
   await h.setReady('iris', false);
@@ -174,7 +175,7 @@ it('posts nothing for a service muted with /isvc mute, and again after /isvc unm
 
 it('keeps watching across a dropped watch (endWatches) and a 410 Gone', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   h.sim.endWatches();
   await sleep(100);
@@ -210,7 +211,7 @@ async function postSignedMention(url: string, event: { text: string; user: strin
 
 it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answered ephemerally in the thread', async () => {
   h = await startIncidentHarness(slack, { names: ['iris', 'noisy'] });
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   const events = `${bot.url}/slack/events`;
   const ephemeralTo = (user: string) => slack.callsTo('chat.postEphemeral').filter((c) => c.body.user === user);
@@ -220,8 +221,9 @@ it('mutes and unmutes through an app mention (@isvc-doctor mute NAME 1h), answer
   expect(await bot.incidents.mutes.get('default/noisy')).toMatchObject({ by: 'U0OPS' });
   // no diagnosis was queued for "mute": nothing posted in the channel
   expect(slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0OPS')).toHaveLength(0);
+  const mutedAt = Date.now();
   await h.setReady('noisy', false, 'Noisy');
-  await sleep(1500);
+  await settled(bot, sees('default/noisy', false, mutedAt));
   expect(h.roots()).toHaveLength(0);
 
   // a bad duration gets the usage, ephemerally, and mutes nothing new
@@ -281,7 +283,7 @@ function failingStoragePod(isvc: string): Record<string, unknown> {
 
 it('adds a changed root cause to the open incident thread: one "root cause changed" note and the new diagnosis, no new top-level post', async () => {
   h = await startIncidentHarness(slack);
-  const bot = await h.startBot();
+  const bot = await h.startServe();
   await bot.incidents.watcher!.leading();
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
@@ -290,15 +292,16 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   expect(root.body.text).toMatch(/: REVISION_MISSING$/);
   const rootTs = root.response!.ts as string;
   await until(() => h!.threadOf(rootTs).length >= 1, 'the first diagnosis');
-  await sleep(300);
+  await settled(bot);
   const threadBefore = h.threadOf(rootTs).length;
   const changedNotes = () => h!.threadOf(rootTs).filter((c) => String(c.body.text).startsWith('🔄 Root cause of default/iris changed'));
 
   // the cause changes under the incident: the predictor's storage-initializer now fails to find the model
   h.sim.store.upsert(failingStoragePod('iris') as any);
   // the same status again is no change: nothing is added
+  const againAt = Date.now();
   await h.setReady('iris', false);
-  await sleep(800);
+  await settled(bot, sees('default/iris', false, againAt));
   expect(changedNotes()).toHaveLength(0);
   // a new Ready reason is: the watcher sees the change, the worker diagnoses again
   await h.setReady('iris', false, 'RevisionFailed');
@@ -306,8 +309,8 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   expect(changedNotes()[0]!.body.text).toBe('🔄 Root cause of default/iris changed: REVISION_MISSING → STORAGE_URI_NOT_FOUND');
   // the new diagnosis follows in the same thread
   await until(() => h!.threadOf(rootTs).slice(threadBefore).some((c) => /Root cause: `STORAGE_URI_NOT_FOUND`/.test(textOf(c.body))), 'the new diagnosis in the thread');
-  // one note only, however long we wait, and no new top-level post
-  await sleep(800);
+  // one note only once everything settled, and no new top-level post
+  await settled(bot);
   expect(changedNotes()).toHaveLength(1);
   expect(h.roots()).toHaveLength(1);
   // the root message names the new cause (a lone member's incident is updated in place)

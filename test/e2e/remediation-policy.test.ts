@@ -6,8 +6,9 @@
 import path from 'node:path';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { postSignedCommand } from '../support/slack-signing.js';
-import { SIGNING_SECRET, startBotHarness, type BotHarness } from './slack-harness.js';
+import { testClock } from '../support/test-clock.js';
 import { postSignedClick, proposalIdOf, proposalMessages, sleep, writes } from './remediation-harness.js';
+import { SIGNING_SECRET, startBotHarness, type BotHarness } from './slack-harness.js';
 
 const ISVC = ['serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris'] as const;
 
@@ -29,9 +30,10 @@ describe('remediation policy', () => {
   });
 
   it('refuses an expired proposal and writes nothing', async () => {
-    h = await startBotHarness({ scenario: 'oom-exit-code-137', file: { approvers: ['U0APPROVER'], remediation: { proposalTtl: '1s' } } });
+    const clock = testClock();
+    h = await startBotHarness({ scenario: 'oom-exit-code-137', file: { approvers: ['U0APPROVER'], remediation: { proposalTtl: '1s' } }, now: clock.now });
     const p = await proposalIn(h, 'C0EXP', 'U0ALICE');
-    await sleep(1200);
+    clock.advance(1200);
     await approve(h, p.id, 'U0APPROVER', 'C0EXP');
     await h.slack.waitFor(() => ephemeral(h!, 'U0APPROVER', 'PROPOSAL_EXPIRED'));
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('Expired')));

@@ -4,6 +4,8 @@
  */
 import { startRedisServer, type RedisHandle } from '../support/redis-server.js';
 import { postSignedCommand } from '../support/slack-signing.js';
+import { testClock } from '../support/test-clock.js';
+import { until } from '../support/until.js';
 import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
 
 const verdictPosted = (channel: string) => (calls: BotHarness['slack']['calls']) =>
@@ -12,9 +14,16 @@ const verdictPosted = (channel: string) => (calls: BotHarness['slack']['calls'])
 describe('Redis down at command time', () => {
   let redis: RedisHandle;
   let h: BotHarness;
+  const clock = testClock();
+  /** /readyz past its 2-second cache. */
+  const readiness = async () => {
+    clock.advance(2100);
+    const res = await fetch(`${h.bot.url}/readyz`);
+    return { status: res.status, checks: ((await res.json()) as { checks: { redis: string } }).checks };
+  };
   beforeAll(async () => {
     redis = await startRedisServer();
-    h = await startBotHarness({ redisUrl: redis.url });
+    h = await startBotHarness({ redisUrl: redis.url, now: clock.now });
   });
   afterAll(async () => {
     await h?.close();
@@ -35,13 +44,14 @@ describe('Redis down at command time', () => {
     expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
     // still alive: health is fine, readiness says why not
     expect((await fetch(`${h.bot.url}/healthz`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100)); // readiness is cached for 2 s
-    const ready = await fetch(`${h.bot.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { checks: { redis: string } }).checks.redis).toMatch(/^unavailable/);
+    const down = await readiness();
+    expect(down.status).toBe(503);
+    expect(down.checks.redis).toMatch(/^unavailable/);
 
     redis = await startRedisServer({ port });
-    await new Promise((r) => setTimeout(r, 2500)); // reconnect back-off
+    // the connections reconnect with a back-off: wait until readiness says Redis answers and the queue answers again
+    await until(async () => (await readiness()).checks.redis === 'ok', 'readiness to see Redis back');
+    await until(() => h.bot.queue.running({ namespace: 'default', name: 'sklearn-iris' }).then(() => true, () => false), 'the queue to answer again');
     h.slack.reset();
     const again = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN' });
     expect(again.status).toBe(200);

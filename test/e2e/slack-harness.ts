@@ -1,17 +1,18 @@
 /**
- * Runs the real bot (startBot: Bolt HTTP receiver, handlers, BullMQ on the harness Redis, worker,
+ * Runs the real bot (startServe: Bolt HTTP receiver, handlers, BullMQ on the harness Redis, worker,
  * diagnosis engine) against the fake Slack Web API and the cluster simulator serving a scenario.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { silentLogger } from '../../src/bot/logger.js';
-import { startBot, type RunningBot, type ServeRole } from '../../src/bot/start-bot.js';
+import type { ServeRole } from '../../src/app/roles.js';
+import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 export const BOT_TOKEN = 'xoxb-e2e-token';
@@ -19,17 +20,17 @@ export const BOT_TOKEN = 'xoxb-e2e-token';
 export interface BotHarness {
   slack: FakeSlackApi;
   sim: RunningSimulator;
-  bot: RunningBot;
+  bot: RunningServe;
   config: AppConfig;
   eventsUrl: string;
   prefix: string;
   /** Another process' worth of bot on the same Redis and queue. */
-  startAnother(role: ServeRole, overrides?: { redisUrl?: string }): Promise<RunningBot>;
+  startAnother(role: ServeRole, overrides?: { redisUrl?: string }): Promise<RunningServe>;
   close(): Promise<void>;
 }
 
 export async function startBotHarness(
-  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string } = {},
+  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string; now?: () => number } = {},
 ): Promise<BotHarness> {
   const redisUrl = options.redisUrl ?? testRedisUrl();
   const slack = options.slack ?? (await startFakeSlackApi());
@@ -41,8 +42,8 @@ export async function startBotHarness(
     { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}) },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
-  const others: RunningBot[] = [];
-  const bot = await startBot({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix });
+  const others: RunningServe[] = [];
+  const bot = await startServe({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix, ...(options.now ? { now: options.now } : {}) });
   return {
     slack,
     sim,
@@ -51,7 +52,7 @@ export async function startBotHarness(
     prefix,
     eventsUrl: `${bot.url}/slack/events`,
     startAnother: async (role, overrides = {}) => {
-      const other = await startBot({ config: { ...config, redisUrl: overrides.redisUrl ?? config.redisUrl }, role, kubeConfig, logger: silentLogger, queuePrefix: prefix });
+      const other = await startServe({ config: { ...config, redisUrl: overrides.redisUrl ?? config.redisUrl }, role, kubeConfig, logger: silentLogger, queuePrefix: prefix });
       others.push(other);
       return other;
     },

@@ -2,6 +2,7 @@
  * End to end over HTTP: signed slash commands to the real Bolt app, jobs on real Redis, the worker
  * diagnosing the storage-uri-not-found scenario served by the simulator, answers in the fake Slack.
  */
+import { diagnosisThread } from '../support/diagnosis-thread.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { SIGNING_SECRET, BOT_TOKEN, startBotHarness, textOf, type BotHarness } from './slack-harness.js';
 
@@ -25,14 +26,7 @@ describe('slash command over HTTP', () => {
     expect(res.ms).toBeLessThan(3000);
     await h.slack.waitFor(verdictPosted('C0E2E1'), 20_000);
 
-    const posts = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0E2E1');
-    const root = posts[0]!;
-    expect(root.body.text).toBe('Diagnosing default/sklearn-iris…');
-    expect(root.body.thread_ts).toBeUndefined();
-    const rootTs = root.response!.ts as string;
-    const replies = posts.slice(1);
-    expect(replies.length).toBeGreaterThanOrEqual(2);
-    for (const r of replies) expect(r.body.thread_ts).toBe(rootTs);
+    const { rootTs, replies } = diagnosisThread(h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0E2E1'));
     expect(textOf(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
     expect(textOf(replies[0]!.body)).toContain('gs://kfserving-samples/models/sklearn/iris-1');
     expect(textOf(replies[0]!.body)).toMatch(/```\\n\s*\d+ │ /);

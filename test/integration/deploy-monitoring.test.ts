@@ -6,7 +6,7 @@
  * promtool checks the rules' syntax and behaviour in CI (scripts/check-prometheus-rules.mjs).
  */
 import { createBotMetrics } from '../../src/bot/metrics.js';
-import { findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
+import { findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 const objects = renderKustomization('deploy/examples/serverless').objects;
 const podMonitor = findObject(objects, 'PodMonitor', 'isvc-doctor', 'isvc-doctor') as ManifestObject & { spec: { jobLabel: string; selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: Array<{ port: string; path: string }> } };

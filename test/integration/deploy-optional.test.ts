@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
+import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
 type Binding = ManifestObject & { roleRef: { kind: string; name: string }; subjects: Array<{ kind: string; name: string; namespace?: string }> };

@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { schemaProblems } from '../../scripts/manifest-schemas.mjs';
-import { findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
+import { findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 const dirs = ['deploy/overlays', 'deploy/examples', 'deploy/optional'].flatMap((parent) =>
   readdirSync(parent, { withFileTypes: true })

@@ -10,14 +10,15 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand } from '../support/slack-signing.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { until } from '../support/until.js';
 
 const CLI = path.resolve('dist/src/cli/isvc-doctor.js');
 const SECRET = 'shutdown-signing-secret';
@@ -34,7 +35,7 @@ function newest(dir: string): number {
 function ensureBuilt(): void {
   let built = 0;
   try {
-    built = statSync(path.resolve('dist/src/bot/start-bot.js')).mtimeMs;
+    built = statSync(path.resolve('dist/src/app/serve.js')).mtimeMs;
   } catch {
     built = 0;
   }
@@ -84,19 +85,12 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   return { child, url, stderr: () => err, logs, exited };
 }
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const answered = (channel: string) => slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel && c.body.thread_ts && String(c.body.text).includes('STORAGE_URI_NOT_FOUND'));
 
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-shutdown-'));
+  dir = tempDir('isvc-doctor-shutdown-');
   slack = await startFakeSlackApi();
   sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 400 });
   await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
@@ -106,6 +100,7 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await sim?.close();
   await slack?.close();
+  removeTempDirs();
 });
 
 it('SIGTERM during a diagnosis: the job finishes, its answer is posted, exit 0; one request id from command to job', async () => {

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { expandEnv } from '../../scripts/redis-as-deployed.mjs';
 import { buildConfig } from '../../src/config.js';
-import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
+import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const overlays = readdirSync('deploy/overlays', { withFileTypes: true })

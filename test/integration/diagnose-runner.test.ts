@@ -1,8 +1,8 @@
 /** The runner: one playbook's failure never hides another's results; a ready service gets ISVC_READY only when nothing is wrong. */
 import { describe, expect, it } from '@jest/globals';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
-import { finding } from '../../src/diagnosis/finding.js';
 import type { Playbook } from '../../src/diagnosis/playbook.js';
+import { runDiagnosis } from '../../src/diagnosis/run-diagnosis.js';
+import { finding } from '../../src/findings/finding.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { startSimulator } from '../../src/simulator/simulator.js';
@@ -28,8 +28,9 @@ async function withHealthy<T>(fn: (url: string) => Promise<T>): Promise<T> {
 describe('diagnose runner', () => {
   it('reports a check that could not run next to the others, and no clean bill', async () => {
     const report = await withHealthy((url) =>
-      diagnose(kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }, {
-        playbooks: [failing('broken', new ClusterUnreachableError('the Kubernetes API answered 503')), failing('buggy', new Error('boom')), finds('fine')],
+      runDiagnosis([failing('broken', new ClusterUnreachableError('the Kubernetes API answered 503')), failing('buggy', new Error('boom')), finds('fine')], kubeConfigForServer(url), {
+        namespace: 'default',
+        name: 'sklearn-iris',
       }),
     );
     const codes = report.findings.map((f) => f.code);
@@ -40,7 +41,7 @@ describe('diagnose runner', () => {
   });
 
   it('gives a ready service with nothing wrong ISVC_READY first and rootCause null', async () => {
-    const report = await withHealthy((url) => diagnose(kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }, { playbooks: [finds('fine')] }));
+    const report = await withHealthy((url) => runDiagnosis([finds('fine')], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }));
     expect(report.ready).toBe(true);
     expect(report.rootCause).toBeNull();
     expect(report.findings.map((f) => f.code)).toEqual(['ISVC_READY', 'TRAFFIC_SPLIT']);
@@ -48,6 +49,6 @@ describe('diagnose runner', () => {
 
   it('throws ClusterUnreachableError when the InferenceService itself cannot be read', async () => {
     const url = await withHealthy(async (u) => u); // closed by now
-    await expect(diagnose(kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' })).rejects.toBeInstanceOf(ClusterUnreachableError);
+    await expect(runDiagnosis([], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' })).rejects.toBeInstanceOf(ClusterUnreachableError);
   });
 });

@@ -1,13 +1,18 @@
 /** The diagnosis queue on real Redis: threads answered, duplicates joined, retries, bad input, restarts. */
 import { UnrecoverableError } from 'bullmq';
-import { requestDiagnosis } from '../../src/bot/request-diagnosis.js';
-import type { Report, TargetRef } from '../../src/diagnosis/types.js';
+import type { TargetRef } from '../../src/core/target-ref.js';
+import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
+import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
+import { diagnosisThread } from '../support/diagnosis-thread.js';
 import { startRedisServer } from '../support/redis-server.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
 import { storageUriNotFoundReport } from '../unit/render/report-fixtures.js';
 import { startQueueHarness, type QueueHarness } from './queue-harness.js';
+
+afterAll(removeTempDirs);
 
 const target: TargetRef = { namespace: 'default', name: 'sklearn-iris' };
 const blocksText = (body: Record<string, any>) => `${body.text} ${JSON.stringify(body.blocks)}`;
@@ -22,20 +27,12 @@ describe('diagnosis queue', () => {
   it('posts the report in the root message thread, root cause first, then the verdict', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     h.startWorker();
-    const outcome = await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    const outcome = await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     expect(outcome.kind).toBe('queued');
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && String(c.body.text).startsWith('❌')));
     const posts = h.slack.callsTo('chat.postMessage');
-    const root = posts[0]!;
-    expect(root.body.text).toBe('Diagnosing default/sklearn-iris…');
-    expect(root.body.thread_ts).toBeUndefined();
-    const rootTs = root.response!.ts as string;
-    const replies = posts.slice(1);
-    expect(replies.length).toBeGreaterThanOrEqual(2);
-    for (const r of replies) {
-      expect(r.body.channel).toBe('C1');
-      expect(r.body.thread_ts).toBe(rootTs);
-    }
+    expect(posts[0]!.body.channel).toBe('C1');
+    const { rootTs, replies } = diagnosisThread(posts);
     expect(blocksText(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
     expect(blocksText(replies[0]!.body)).toContain('RuntimeError: Failed to fetch model.');
     expect(blocksText(replies[1]!.body)).toContain('STORAGE_INIT_FAILED');
@@ -54,7 +51,7 @@ describe('diagnosis queue', () => {
       await gate;
       return storageUriNotFoundReport();
     });
-    const deps = { queue: h.queue, poster: h.deps.poster };
+    const deps = { queue: h.queue, notify: h.deps.notify };
     const [a, b] = await Promise.all([
       requestDiagnosis(deps, { target, channel: 'C1', user: 'U1' }),
       requestDiagnosis(deps, { target, channel: 'C1', user: 'U2' }),
@@ -89,7 +86,7 @@ describe('diagnosis queue', () => {
       return storageUriNotFoundReport();
     }, { attempts: 4, backoffMs: 50 });
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')));
     expect(calls).toBe(3);
     expect(h.slack.callsTo('chat.update').some((u) => JSON.stringify(u.body.blocks).includes('retrying in'))).toBe(true);
@@ -100,7 +97,7 @@ describe('diagnosis queue', () => {
       throw new ClusterUnreachableError('the Kubernetes API answered 503 to get inferenceservices in default: unavailable', 503);
     }, { attempts: 2, backoffMs: 20 });
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.postMessage' && String(x.body.text).startsWith('CLUSTER_UNREACHABLE')));
     const msg = h.slack.callsTo('chat.postMessage').find((p) => String(p.body.text).startsWith('CLUSTER_UNREACHABLE'))!;
     expect(JSON.stringify(msg.body.blocks)).toContain('none of the checks could run');
@@ -123,7 +120,7 @@ describe('diagnosis queue', () => {
   it('retries Slack 429s honouring Retry-After', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     h.startWorker();
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     h.slack.rateLimitNext(2, 1, 'chat.postMessage');
     const started = Date.now();
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')), 20_000);
@@ -135,7 +132,7 @@ describe('diagnosis queue', () => {
 
   it('keeps a job queued while no worker runs and processes it when one starts', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     // no worker yet (or the last one stopped): the job waits in Redis
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await h.queue.queue.getJobCountByTypes('waiting', 'active')).toBe(1);
@@ -144,11 +141,11 @@ describe('diagnosis queue', () => {
   });
 
   it('keeps a queued job across a Redis restart (AOF)', async () => {
-    const dir = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'isvc-aof-'));
+    const dir = tempDir('isvc-aof-');
     let redis = await startRedisServer({ dir, appendOnly: true });
     const url = redis.url;
     h = await startQueueHarness(async () => storageUriNotFoundReport(), { redisUrl: url });
-    await requestDiagnosis({ queue: h.queue, poster: h.deps.poster }, { target, channel: 'C1', user: 'U1' });
+    await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await redis.stop();
     redis = await startRedisServer({ dir, appendOnly: true, port: redis.port });
     try {

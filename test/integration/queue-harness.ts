@@ -1,12 +1,14 @@
 /** Shared set-up for the queue integration tests: a unique queue on the harness Redis, the fake Slack API, real WebClient. */
 import { randomUUID } from 'node:crypto';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { createSlackPoster, createSlackWebClient } from '../../src/bot/slack-poster.js';
-import type { Report, TargetRef } from '../../src/diagnosis/types.js';
-import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
+import type { TargetRef } from '../../src/core/target-ref.js';
+import type { Report } from '../../src/findings/types.js';
+import { slackDiagnosisNotifier } from '../../src/notify/slack-diagnosis-notifier.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
+import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
 import type { JobDeps } from '../../src/queue/process-job.js';
+import { createSlackPoster, createSlackWebClient } from '../../src/slack/web-api-poster.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 
 
 
@@ -31,7 +33,7 @@ export async function startQueueHarness(
   const deps: JobDeps = {
     diagnose,
     listStatus: async () => [],
-    poster: createSlackPoster(client),
+    notify: slackDiagnosisNotifier(createSlackPoster(client)),
     store: queue.store,
     backoffMs: options.backoffMs ?? 100,
   };

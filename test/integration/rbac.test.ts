@@ -12,30 +12,31 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parse as parseYaml } from 'yaml';
+import { diagnose } from '../../src/app/diagnoser.js';
+import { startIncidents } from '../../src/app/incidents-wiring.js';
+import { createRemediationDeps } from '../../src/app/remediation-wiring.js';
 import { readinessChecker } from '../../src/bot/health-routes.js';
-import { listIsvcStatus } from '../../src/bot/list-isvc-status.js';
-import { silentLogger } from '../../src/bot/logger.js';
 import { createBotMetrics } from '../../src/bot/metrics.js';
-import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
-import { startIncidents } from '../../src/incidents/start-incidents.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { listIsvcStatus } from '../../src/diagnosis/list-isvc-status.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
-import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../../src/rbac/manifests.js';
-import { authorize, policyFromObjects, unusedAtoms, withBindingsCopiedTo, type RbacPolicy, type ResourceRequest } from '../../src/rbac/rbac-policy.js';
+import { slackIncidentNotifier } from '../../src/notify/slack-incident-notifier.js';
+import { slackRemediationNotifier } from '../../src/notify/slack-remediation-notifier.js';
 import { ALL_ACTIONS } from '../../src/remediation/actions/index.js';
 import { applyProposal } from '../../src/remediation/apply-proposal.js';
-import { createRemediationDeps } from '../../src/remediation/create-remediation-deps.js';
 import { approveClick } from '../../src/remediation/decide-proposal.js';
 import { offerRemediations } from '../../src/remediation/offer-remediations.js';
 import type { RemediateJob, RemediationDeps } from '../../src/remediation/remediation-deps.js';
 import { runRollout } from '../../src/remediation/run-rollout.js';
-import type { SlackMessage } from '../../src/render/slack/index.js';
 import { startSimulator, type RecordedRequest, type RunningSimulator } from '../../src/simulator/simulator.js';
+import type { SlackMessage } from '../../src/slack/slack-message.js';
+import type { SlackPoster } from '../../src/slack/slack-poster.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
+import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
+import { authorize, policyFromObjects, unusedAtoms, withBindingsCopiedTo, type RbacPolicy, type ResourceRequest } from '../support/rbac/rbac-policy.js';
 import { listScenarios } from '../support/scenarios.js';
 
 const APPROVER = 'U0APPROVER';
@@ -81,8 +82,17 @@ function proposalIds(poster: ReturnType<typeof fakePoster>): string[] {
 
 function remediationDeps(sim: RunningSimulator, poster: SlackPoster, jobs: RemediateJob[]): RemediationDeps {
   const kubeConfig = kubeConfigForServer(sim.url);
-  const queue = { add: async (_name: string, job: RemediateJob) => void jobs.push(job) } as unknown as Queue;
-  return createRemediationDeps({ config, kubeConfig, redis, keyPrefix: `rbac-${randomUUID().slice(0, 8)}`, poster, slack: { usergroups: { users: { list: async () => ({ ok: true, users: [] }) } } } as never, queue, warn: () => undefined });
+  return createRemediationDeps({
+    config,
+    kubeConfig,
+    redis,
+    keyPrefix: `rbac-${randomUUID().slice(0, 8)}`,
+    notify: slackRemediationNotifier(poster),
+    groups: { members: async () => new Map() },
+    enqueue: async (job) => void jobs.push(job),
+    diagnose: (target, signal) => diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+    warn: () => undefined,
+  });
 }
 
 /** Approves the n-th proposal the bot offers and runs the apply job as the worker would. */
@@ -96,6 +106,27 @@ async function approveAndApply(deps: RemediationDeps, poster: ReturnType<typeof 
   const rec = await deps.store.get(id);
   if (result.state === 'verified' && rec) appliedActions.add(rec.proposal.action);
   return rec?.proposal.action ?? null;
+}
+
+/**
+ * For the first three proposals `offer` makes, each on a fresh simulator: approve it and apply it as
+ * the worker would, collecting the requests (`untilNone`: stop at the first index nothing was applied).
+ */
+async function eachProposal(snapshot: Snapshot, origin: string, untilNone: boolean, offer: (deps: RemediationDeps, sim: RunningSimulator) => Promise<unknown>): Promise<void> {
+  for (let index = 0; index < 3; index += 1) {
+    const sim = await startSimulator({ snapshot });
+    try {
+      const poster = fakePoster();
+      const jobs: RemediateJob[] = [];
+      const deps = remediationDeps(sim, poster, jobs);
+      await offer(deps, sim);
+      const action = await approveAndApply(deps, poster, jobs, index);
+      collect(`${origin} #${index}`, sim);
+      if (action === null && untilNone) return;
+    } finally {
+      await sim.close();
+    }
+  }
 }
 
 function toRequest(r: RecordedRequest): ResourceRequest {
@@ -162,21 +193,10 @@ describe('the requests the code makes', () => {
   it('plans, approves, applies and verifies every remediation a scenario offers', async () => {
     for (const s of scenarios) {
       const snapshot = await loadSnapshot(s.dir);
-      for (let index = 0; index < 3; index += 1) {
-        const sim = await startSimulator({ snapshot });
-        try {
-          const poster = fakePoster();
-          const jobs: RemediateJob[] = [];
-          const deps = remediationDeps(sim, poster, jobs);
-          const report = await diagnose(kubeConfigForServer(sim.url), s.expect.target, { config: config.diagnosis });
-          await offerRemediations(deps, report, [{ channel: 'C0RBAC', threadTs: '1700000000.000000', user: 'U0ALICE' }]);
-          const action = await approveAndApply(deps, poster, jobs, index);
-          collect(`remediation ${s.name} #${index}`, sim);
-          if (action === null) break;
-        } finally {
-          await sim.close();
-        }
-      }
+      await eachProposal(snapshot, `remediation ${s.name}`, true, async (deps, sim) => {
+        const report = await diagnose(kubeConfigForServer(sim.url), s.expect.target, { config: config.diagnosis });
+        await offerRemediations(deps, report, [{ channel: 'C0RBAC', threadTs: '1700000000.000000', user: 'U0ALICE' }]);
+      });
     }
   }, 120_000);
 
@@ -184,19 +204,9 @@ describe('the requests the code makes', () => {
     for (const name of ['canary-new-revision-crashing', 'canary-split-healthy']) {
       const s = scenarios.find((x) => x.name === name)!;
       const snapshot = await loadSnapshot(s.dir);
-      for (let index = 0; index < 3; index += 1) {
-        const sim = await startSimulator({ snapshot });
-        try {
-          const poster = fakePoster();
-          const jobs: RemediateJob[] = [];
-          const deps = remediationDeps(sim, poster, jobs);
-          await runRollout(deps, { target: s.expect.target, op: null, channel: 'C0RBAC', user: 'U0ALICE' });
-          await approveAndApply(deps, poster, jobs, index);
-          collect(`rollout ${name} #${index}`, sim);
-        } finally {
-          await sim.close();
-        }
-      }
+      await eachProposal(snapshot, `rollout ${name}`, false, async (deps) => {
+        await runRollout(deps, { target: s.expect.target, op: null, channel: 'C0RBAC', user: 'U0ALICE' });
+      });
     }
   }, 60_000);
 
@@ -210,12 +220,20 @@ describe('the requests the code makes', () => {
     const sim = await startSimulator({ snapshot });
     const poster = fakePoster();
     const prefix = `rbac-${randomUUID().slice(0, 8)}`;
-    const watcherConfig: AppConfig = { ...config, namespaces, alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 }, leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 } };
+    const watcherConfig: AppConfig = { ...config, namespaces, podNamespace: sa.namespace, alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 }, leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 } };
     const kubeConfig = kubeConfigForServer(sim.url);
-    const incidents = startIncidents(
-      { config: watcherConfig, runWorker: true, runWatcher: true, kubeConfig, connection: redis, prefix, poster, diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }), logger: silentLogger, refreshDelayMs: 50 },
-      () => sa.namespace,
-    );
+    const incidents = startIncidents({
+      config: watcherConfig,
+      runWorker: true,
+      runWatcher: true,
+      kubeConfig,
+      connection: redis,
+      prefix,
+      notify: slackIncidentNotifier(poster),
+      diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+      logger: silentLogger,
+      refreshDelayMs: 50,
+    });
     try {
       const deadline = Date.now() + 20_000;
       // an incident root in the alerts channel and the diagnosis in its thread

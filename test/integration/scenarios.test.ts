@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
+import { diagnose } from '../../src/app/diagnoser.js';
 import { diagnosisConfigFrom } from '../../src/cli/diagnose-command.js';
-import { diagnose } from '../../src/diagnosis/diagnose.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { renderJsonReport } from '../../src/render/json-report.js';
 import { renderTextReport } from '../../src/render/text-report.js';
@@ -33,6 +33,7 @@ describe('scenarios', () => {
       const summary = `${scenario.name}: got ${codes.join(', ')}`;
       for (const code of scenario.expect.must) expect({ summary, has: codes.includes(code as never) }).toEqual({ summary, has: true });
       for (const code of scenario.expect.mustNot) expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({ summary, forbidden: code, has: false });
+      if (report.rootCause) expect({ summary, next: Boolean(report.findings[0]!.next) }).toEqual({ summary, next: true });
       if (scenario.expect.rootCause !== undefined) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
       const outputs = [renderJsonReport(report), renderTextReport(report)];
       for (const secret of scenario.expect.mustNotContain) for (const out of outputs) expect(out).not.toContain(secret);

@@ -1,9 +1,11 @@
 /** `isvc-doctor simulate`: usage errors and bad snapshots exit 2 with one line; a good run serves until SIGTERM. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { runSimulateCommand } from '../../src/cli/simulate-command.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const FIXTURES = path.resolve('test/fixtures/simulator');
 
@@ -58,24 +60,19 @@ it('rejects a missing folder and YAML that does not parse, naming file and line'
 });
 
 it('refuses a cluster.yaml that its objects contradict, with one line naming the file and key', async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'simulate-cluster-'));
-  try {
-    await writeFile(path.join(dir, 'objects.yaml'), 'apiVersion: serving.kubeflow.org/v1beta1\nkind: InferenceService\nmetadata: {name: flowers, namespace: default}\n');
-    await writeFile(path.join(dir, 'cluster.yaml'), 'kfserving: 0.4\n');
-    const result = await run(['--snapshot', dir]);
-    expect(result).toMatchObject({ code: 2, out: '' });
-    expect(result.err).toBe(
-      `isvc-doctor simulate: ${path.join(dir, 'cluster.yaml')}: \`kfserving\`: KFServing 0.4 does not serve serving.kubeflow.org/v1beta1 InferenceService (InferenceService default/flowers in objects.yaml)\n`,
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir('simulate-cluster-');
+  await writeFile(path.join(dir, 'objects.yaml'), 'apiVersion: serving.kubeflow.org/v1beta1\nkind: InferenceService\nmetadata: {name: flowers, namespace: default}\n');
+  await writeFile(path.join(dir, 'cluster.yaml'), 'kfserving: 0.4\n');
+  const result = await run(['--snapshot', dir]);
+  expect(result).toMatchObject({ code: 2, out: '' });
+  expect(result.err).toBe(
+    `isvc-doctor simulate: ${path.join(dir, 'cluster.yaml')}: \`kfserving\`: KFServing 0.4 does not serve serving.kubeflow.org/v1beta1 InferenceService (InferenceService default/flowers in objects.yaml)\n`,
+  );
 });
 
 it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () => {
   expect(process.listenerCount('SIGTERM')).toBe(0);
-  const dir = await mkdtemp(path.join(tmpdir(), 'simulate-'));
-  const kubeconfig = path.join(dir, 'kubeconfig');
+  const kubeconfig = path.join(tempDir('simulate-'), 'kubeconfig');
   const output = captureOutput();
   try {
     const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);
@@ -91,6 +88,5 @@ it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () =
     expect(process.listenerCount('SIGTERM')).toBe(0);
   } finally {
     output.restore();
-    await rm(dir, { recursive: true, force: true });
   }
 });

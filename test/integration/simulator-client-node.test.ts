@@ -6,8 +6,11 @@
 import path from 'node:path';
 import { CoordinationV1Api, PatchStrategy, setHeaderOptions, type V1Lease } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients, type KubeClients } from '../../src/kube/client.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const FIXTURE = path.resolve('test/fixtures/simulator/basic');
 const NS = 'kserve-test';
@@ -330,9 +333,7 @@ describe('robustness and options', () => {
   });
 
   it('writes a kubeconfig that client-node can load', async () => {
-    const { mkdtemp } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'kubeconfig-')), 'config');
+    const file = path.join(tempDir('kubeconfig-'), 'config');
     await sim.writeKubeconfig(file);
     const { loadKubeConfig } = await import('../../src/kube/client.js');
     const fromFile = makeKubeClients(loadKubeConfig({ file }));

@@ -6,8 +6,9 @@
 import path from 'node:path';
 import { makeInformer, PatchStrategy, setHeaderOptions, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients, type KubeClients } from '../../src/kube/client.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { until } from '../support/until.js';
 
 const FIXTURE = path.resolve('test/fixtures/simulator/basic');
 const NS = 'kserve-test';
@@ -33,13 +34,6 @@ afterEach(async () => {
   await sim.close();
 });
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function isvc(name: string, storageUri: string): Record<string, unknown> {
   return { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name, namespace: NS }, spec: { predictor: { model: { storageUri } } } };

@@ -8,8 +8,9 @@ import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import type { Snapshot } from '../../src/snapshot/load-snapshot.js';
-import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
 import type { IsvcState } from '../../src/watcher/isvc-state.js';
+import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
+import { until } from '../support/until.js';
 
 function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1beta1', namespace = 'default'): Record<string, unknown> {
   return {
@@ -24,13 +25,6 @@ function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1be
 /** A cluster migrating from KFServing to KServe: it serves all three InferenceService versions. */
 const snapshot = (objects: Record<string, unknown>[]): Snapshot => ({ dir: '/nonexistent', objects, logs: new Map(), deny: [], cluster: { kserve: '0.11', kfserving: '0.6' } });
 
-async function until(check: () => boolean, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 let sim: RunningSimulator;
 let watcher: IsvcWatcher | null = null;

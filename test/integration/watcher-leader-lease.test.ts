@@ -3,9 +3,10 @@
  * among candidates, release on stop (the other takes over at once), takeover after a holder stops
  * renewing without releasing (a crashed replica).
  */
-import { LeaseElector } from '../../src/leader/lease-elector.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
+import { LeaseElector } from '../../src/leader/lease-elector.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { until } from '../support/until.js';
 
 let sim: RunningSimulator;
 beforeEach(async () => {
@@ -15,13 +16,6 @@ afterEach(async () => {
   await sim.close();
 });
 
-async function until(check: () => boolean, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function candidate(identity: string, events: string[]) {
   return new LeaseElector({

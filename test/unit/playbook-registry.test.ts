@@ -1,9 +1,9 @@
 /** Every playbook file is registered once in playbooks/index.ts, with an id equal to its file name. */
-import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
-import { isFindingCode } from '../../src/diagnosis/finding-codes.js';
+import { isFindingCode } from '../../src/findings/catalog.js';
 
 describe('playbook registry', () => {
   const files = readdirSync(path.resolve('playbooks'))

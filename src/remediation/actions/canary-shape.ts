@@ -3,8 +3,8 @@
  * `spec.predictor.canaryTrafficPercent` on one component spec; v1alpha2 has `spec.default`,
  * `spec.canary` and `spec.canaryTrafficPercent`.
  */
+import { RemediationError } from '../../changes/remediation-error.js';
 import type { KubeObject } from '../../kube/schemas.js';
-import { RemediationError } from '../remediation-error.js';
 
 export type CanaryShape =
   | { kind: 'v1beta1'; percent: number | undefined }

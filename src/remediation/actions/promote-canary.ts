@@ -6,9 +6,9 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
+import { RemediationError } from '../../changes/remediation-error.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
-import { RemediationError } from '../remediation-error.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
 
 const params = z.object({}).passthrough();

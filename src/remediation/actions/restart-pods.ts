@@ -3,11 +3,11 @@
  * the cause is fixed): deletes the InferenceService's failed pods of one component (and revision)
  * so that their ReplicaSet recreates them at once instead of after the kubelet's back-off.
  *
- * Plan: a fresh list of the InferenceService's pods (its label, else its components' name
- * prefixes), the failed ones as `src/diagnosis/restart-remediation.ts` selects them (the report shows
- * the same list), each deleted with dryRun=All and a uid precondition. The proposal lists every pod
- * that will be deleted. Validate: each planned pod still exists with the same uid and still fails
- * (a pod's resourceVersion moves with every kubelet status update, so it is not compared).
+ * Offer: the failed pods among those the diagnosis read. Plan: a fresh list of the InferenceService's
+ * pods (its label, else its components' name prefixes), the failed ones selected the same way
+ * (src/changes/failed-pods.ts, so the report names the pods the proposal deletes), each deleted with
+ * dryRun=All and a uid precondition. Validate: each planned pod still exists with the same uid and
+ * still fails (a pod's resourceVersion moves with every kubelet status update, so it is not compared).
  * Apply: one DELETE per planned pod with its uid as precondition; a pod already gone (404) or
  * replaced (409 on the uid) is not deleted again, so a retried apply repeats nothing.
  * Risk: medium (confirm dialog): it only helps after the cause is fixed; the failed instances' logs go.
@@ -15,30 +15,49 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { podDeletions, restartablePods, RESTART_ACTION, RESTART_RISK_NOTE } from '../../diagnosis/restart-remediation.js';
+import { podDeletions, restartablePods, type RestartSelection } from '../../changes/failed-pods.js';
+import { diffLines } from '../../changes/field-changes.js';
+import { RemediationError } from '../../changes/remediation-error.js';
+import type { Remediation } from '../../findings/types.js';
 import { WriteConflictError, type ObjectRef } from '../../kube/cluster-writer.js';
-import { apiGroupOf } from '../../kube/inference-service-view.js';
+import { apiGroupOf, refOf } from '../../kube/inference-service-view.js';
+import { podsNamedFor } from '../../kube/pod-labels.js';
 import { inferenceServiceLabel } from '../../kube/resources.js';
 import { findInferenceService } from '../find-inference-service.js';
-import { RemediationError } from '../remediation-error.js';
-import type { ActionContext, Plan, RemediationAction } from '../types.js';
+import type { ActionContext, ActionOffer, OfferContext, OfferingAction, Plan } from '../types.js';
 
+const ID = 'restart-pods';
 const params = z.object({
   component: z.enum(['predictor', 'transformer', 'explainer']).default('predictor'),
   revision: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).max(253).optional(),
 });
 type Params = z.infer<typeof params>;
 
+const RISK_NOTE =
+  'It only helps after the cause is fixed (the model uploaded, the credentials granted, the code or image repaired): the new pods run the same spec and fail the same way otherwise. Deleting a pod also drops its logs, including the failed instance\'s (`kubectl logs --previous`).';
+
+/** The offer for a finding about failing pods (`pods`: those the diagnosis read); null when none of them would be deleted. */
+function offer(ctx: OfferContext, input: { pods: V1Pod[] } & RestartSelection): Remediation | null {
+  const failed = restartablePods(input.pods, input);
+  if (failed.length === 0) return null;
+  const names = failed.map((p) => p.metadata?.name ?? '?');
+  const n = failed.length;
+  const offered: ActionOffer<Params> = {
+    action: ID,
+    summary: `After fixing the cause: restart ${n} failed ${input.component} pod${n === 1 ? '' : 's'} (delete ${n === 1 ? 'it' : 'them'} so ${n === 1 ? 'it is' : 'they are'} recreated)`,
+    target: refOf('Pod', ctx.target.namespace, names.join(', ')),
+    diff: diffLines(podDeletions(failed)),
+    needsApproval: true,
+    params: { component: input.component as Params['component'], ...(input.revision ? { revision: input.revision } : {}) },
+  };
+  return offered;
+}
+
 /** The InferenceService's pods, fresh: by its label, else by its components' name prefixes (as the diagnosis finds them). */
 async function podsOf(ctx: ActionContext, group: string): Promise<V1Pod[]> {
   const labelled = await ctx.writer.listPods(ctx.target.namespace, `${inferenceServiceLabel(group)}=${ctx.target.name}`);
   if (labelled.length > 0) return labelled;
-  const prefixes = ['predictor', 'transformer', 'explainer'].map((c) => `${ctx.target.name}-${c}`);
-  return (await ctx.writer.listPods(ctx.target.namespace, '')).filter((p) => {
-    const labels = p.metadata?.labels ?? {};
-    const owner = labels['serving.knative.dev/service'] ?? labels['app'] ?? p.metadata?.name ?? '';
-    return prefixes.some((prefix) => owner.startsWith(prefix)) || labels['model'] === ctx.target.name;
-  });
+  return podsNamedFor(await ctx.writer.listPods(ctx.target.namespace, ''), ctx.target.name);
 }
 
 function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string; uid?: string }> } {
@@ -46,10 +65,11 @@ function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string
   return plan.write;
 }
 
-export const restartPods: RemediationAction<Params> = {
-  id: RESTART_ACTION,
+export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSelection> = {
+  id: ID,
   title: 'Restart the failed pods',
   params,
+  offer,
   async plan(ctx, p) {
     const isvc = await findInferenceService(ctx.writer, ctx.target);
     const failed = restartablePods(await podsOf(ctx, apiGroupOf(isvc.ref.apiVersion)), { component: p.component, ...(p.revision ? { revision: p.revision } : {}) });
@@ -59,7 +79,7 @@ export const restartPods: RemediationAction<Params> = {
     for (const pod of pods) await ctx.writer.deletePod(ctx.target.namespace, pod.name, { uid: pod.uid, dryRun: true });
     const target: ObjectRef = { apiVersion: 'v1', kind: 'Pod', namespace: ctx.target.namespace, name: pods.map((x) => x.name).join(', ') };
     return {
-      action: RESTART_ACTION,
+      action: ID,
       params: p,
       summary: `Restart ${pods.length} failed ${where}: delete ${pods.map((x) => x.name).join(', ')} so ${pods.length === 1 ? 'it is' : 'they are'} recreated`,
       target,
@@ -68,7 +88,7 @@ export const restartPods: RemediationAction<Params> = {
       changes: podDeletions(failed),
       write: { kind: 'delete-pods', namespace: ctx.target.namespace, pods },
       risk: 'medium',
-      riskNote: RESTART_RISK_NOTE,
+      riskNote: RISK_NOTE,
     };
   },
   async validate(ctx, plan) {

@@ -7,14 +7,31 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
+import { RemediationError } from '../../changes/remediation-error.js';
+import type { Remediation } from '../../findings/types.js';
+import { refOf } from '../../kube/inference-service-view.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
-import { RemediationError } from '../remediation-error.js';
+import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
 
-const params = z.object({ previous: z.string().nullish(), canary: z.string().nullish() }).passthrough();
+const params = z.object({ previous: z.string().nullish(), canary: z.string().nullish(), from: z.number().nullish() }).passthrough();
+type Params = z.infer<typeof params>;
 
-export const rollbackCanary = patchAction<z.infer<typeof params>>({
+/** The offer on a failing canary: all traffic back to `previous` (`percent`: the canary's share now, undefined on v1alpha2). */
+function offer(ctx: OfferContext, input: { previous: string; canary: string; percent: number | undefined }): Remediation {
+  const offered: ActionOffer<Params> = {
+    action: 'rollback-canary',
+    summary: `Send all traffic to the last ready revision ${input.previous}`,
+    target: refOf('InferenceService', ctx.target.namespace, ctx.target.name),
+    diff: input.percent !== undefined ? ['  spec.predictor.canaryTrafficPercent:', `-   ${input.percent}`, '+   0'] : ['  spec.canary:', '-   (canary endpoint)', '+   (removed)'],
+    needsApproval: true,
+    params: { previous: input.previous, canary: input.canary, from: input.percent ?? null },
+  };
+  return offered;
+}
+
+const patch = patchAction<Params>({
   id: 'rollback-canary',
   title: 'Roll back the canary',
   params,
@@ -40,3 +57,5 @@ export const rollbackCanary = patchAction<z.infer<typeof params>>({
     };
   },
 });
+
+export const rollbackCanary: OfferingAction<Params, { previous: string; canary: string; percent: number | undefined }> = { ...patch, offer };

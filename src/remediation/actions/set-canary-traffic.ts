@@ -5,9 +5,9 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
+import { RemediationError } from '../../changes/remediation-error.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
-import { RemediationError } from '../remediation-error.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
 
 const params = z.object({ canaryPercent: z.number().int().min(0).max(100) });

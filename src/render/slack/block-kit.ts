@@ -1,41 +1,8 @@
 /**
- * The small subset of Block Kit the renderer emits, as plain data (no Slack SDK import: the renderer
- * stays pure and its output is what the golden files pin).
+ * Builders for the small subset of Block Kit the renderers emit (the types are the Slack port's,
+ * src/slack/slack-message.ts), and the sizes the message budgets count.
  */
-export interface TextObject {
-  type: 'mrkdwn' | 'plain_text';
-  text: string;
-}
-
-export interface SectionBlock {
-  type: 'section';
-  text: TextObject;
-}
-export interface ContextBlock {
-  type: 'context';
-  elements: TextObject[];
-}
-export interface HeaderBlock {
-  type: 'header';
-  text: TextObject;
-}
-export interface DividerBlock {
-  type: 'divider';
-}
-/** Buttons etc.; issue 4's proposals add these (the renderer itself emits none yet). */
-export interface ActionsBlock {
-  type: 'actions';
-  block_id?: string;
-  elements: Array<Record<string, unknown>>;
-}
-
-export type Block = SectionBlock | ContextBlock | HeaderBlock | DividerBlock | ActionsBlock;
-
-/** One Slack message: `text` is the notification / fallback text, and always names the finding codes the blocks report. */
-export interface SlackMessage {
-  text: string;
-  blocks: Block[];
-}
+import type { Block, ContextBlock, DividerBlock, HeaderBlock, SectionBlock, SlackMessage } from '../../slack/slack-message.js';
 
 export const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 export const context = (...texts: string[]): ContextBlock => ({ type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) });

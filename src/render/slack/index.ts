@@ -2,6 +2,6 @@
 export * from './block-kit.js';
 export { SLACK_LIMITS, escapeMrkdwn } from './limits.js';
 export { renderReportMessages, MAX_REPORT_MESSAGES, targetName } from './render-report.js';
-export { renderProgress, renderVerdict, verdictLine, type Progress } from './render-verdict.js';
+export { renderProgress, renderVerdict, verdictLine } from './render-verdict.js';
 export * from './render-notices.js';
-export { renderStatus, type IsvcStatus } from './render-status.js';
+export { renderStatus } from './render-status.js';

@@ -2,7 +2,7 @@
  * One piece of evidence as mrkdwn: a bullet line for conditions, events, fields, probes, hops and
  * links; a code block with line numbers for log excerpts (cut to a budget, the cut said plainly).
  */
-import type { Evidence } from '../../diagnosis/types.js';
+import type { Evidence } from '../../findings/types.js';
 import { cut, escapeCode, escapeMrkdwn, link } from './limits.js';
 
 const LINE_MAX = 240;

@@ -1,10 +1,11 @@
 /**
  * One finding as a group of blocks: a heading section that names its code (and, for a consequence,
  * the code that explains it), a section of evidence bullets, log excerpts in code blocks, and the
- * remediation it offers (as text; issue 4's proposals add buttons in their own message).
+ * remediation it offers (as text; a proposal with buttons follows in its own message).
  */
-import type { Evidence, Finding, Remediation } from '../../diagnosis/types.js';
-import { section, type Block } from './block-kit.js';
+import type { Evidence, Finding, Remediation } from '../../findings/types.js';
+import type { Block } from '../../slack/slack-message.js';
+import { section } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock } from './render-evidence.js';
 

@@ -1,30 +1,28 @@
 /**
- * Short messages around a diagnosis: help and usage, a requester joining a running diagnosis, the
+ * Short messages around a diagnosis and the commands: help and usage, a requester joining a running diagnosis, the
  * cluster being unreachable after the retries, a job that failed, the queue being down.
  * None of them carries raw config, tokens or stack traces.
  */
-import type { TargetRef } from '../../diagnosis/types.js';
-import { context, section, type SlackMessage } from './block-kit.js';
+import type { TargetRef } from '../../core/target-ref.js';
+import type { SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
 
-export const USAGE = [
-  '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
-  '`/isvc status [-n NAMESPACE]` — the InferenceServices of a namespace, ready or not',
-  '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
-  '`/isvc mute NAME [DURATION] [-n NAMESPACE]` / `/isvc unmute NAME` — silence automatic incident posts for one InferenceService',
-  '`/isvc help` — this help',
-].join('\n');
+/** The form of a usage line (its first `code` span), e.g. "/isvc status [-n NAMESPACE]". */
+const formOf = (line: string) => /`([^`]+)`/.exec(line)?.[1] ?? line;
 
-export function renderHelp(): SlackMessage {
+/** Every command's usage line (from the command registry). */
+export function renderHelp(usage: readonly string[]): SlackMessage {
   return {
-    text: 'isvc-doctor: /isvc diagnose NAME [-n NAMESPACE], /isvc status [-n NAMESPACE], /isvc help',
-    blocks: [section(`*isvc-doctor* tells why a KServe / KFServing InferenceService is not ready.\n${USAGE}`), context('Results are posted in a thread under the message the bot posts in this channel.')],
+    text: `isvc-doctor: ${usage.map(formOf).join(', ')}`,
+    blocks: [section(`*isvc-doctor* tells why a KServe / KFServing InferenceService is not ready.\n${usage.join('\n')}`), context('Results are posted in a thread under the message the bot posts in this channel.')],
   };
 }
 
-/** An ephemeral answer to bad input: what was wrong, then the usage. */
-export function renderUsageError(problem: string): SlackMessage {
-  return { text: `${problem}\n${USAGE}`, blocks: [section(`⚠️ ${escapeMrkdwn(cut(problem, 500))}`), section(USAGE)] };
+/** An ephemeral answer to bad input: what was wrong, then the usage of that command (every command's when unknown). */
+export function renderUsageError(problem: string, usage: readonly string[]): SlackMessage {
+  const lines = usage.join('\n');
+  return { text: `${problem}\n${lines}`, blocks: [section(`⚠️ ${escapeMrkdwn(cut(problem, 500))}`), section(lines)] };
 }
 
 export function renderQueueUnavailable(): SlackMessage {
@@ -59,4 +57,9 @@ export function renderClusterUnreachable(target: TargetRef, reason: string, atte
 export function renderJobFailed(target: TargetRef, code: string): SlackMessage {
   const text = `The diagnosis of ${target.namespace}/${target.name} failed (${code}). The bot's logs say more; try again.`;
   return { text, blocks: [section(`⚠️ ${escapeMrkdwn(text)}`)] };
+}
+
+/** A one-line context note ("ℹ️ …"), escaped. */
+export function renderInfoNote(text: string): SlackMessage {
+  return { text, blocks: [context(`ℹ️ ${escapeMrkdwn(text)}`)] };
 }

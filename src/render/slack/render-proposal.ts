@@ -4,14 +4,15 @@
  * dialog on the risky ones), the same message once decided (no buttons, who and when), the
  * ephemeral refusals, the applied / failed notes and the verification outcome.
  */
-import type { Report } from '../../diagnosis/types.js';
+import { diffLines } from '../../changes/field-changes.js';
 import type { Proposal, ProposalState } from '../../remediation/proposal.js';
-import { diffLines } from '../../remediation/field-changes.js';
-import { context, section, type ActionsBlock, type Block, type SlackMessage } from './block-kit.js';
+import type { VerifyOutcome } from '../../remediation/remediation-events.js';
+import { APPROVE_ACTION, REJECT_ACTION } from '../../slack/action-ids.js';
+import type { ActionsBlock, Block, SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+import { renderInfoNote } from './render-notices.js';
 
-export const APPROVE_ACTION = 'remediation.approve';
-export const REJECT_ACTION = 'remediation.reject';
 
 const RISK_ICON = { low: '🟢', medium: '🟠', high: '🔴' } as const;
 
@@ -98,8 +99,6 @@ export function renderApplyOutcome(p: Proposal, by: string, outcome: 'applied' |
   return { text, blocks: [section(`${outcome === 'applied' ? '🛠️' : '⚠️'} ${text}`), ...(outcome === 'applied' && detail ? [context(escapeMrkdwn(cut(detail, 500)))] : [])] };
 }
 
-export type VerifyOutcome = { kind: 'fixed'; report: Report } | { kind: 'same'; report: Report } | { kind: 'new-root-cause'; report: Report } | { kind: 'unknown'; reason: string };
-
 export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSeconds: number): SlackMessage {
   const who = `${p.target.namespace}/${p.target.name}`;
   let text: string;
@@ -108,4 +107,13 @@ export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSe
   else if (outcome.kind === 'new-root-cause') text = `⚠️ ${who} is still not ready after ${p.action}: new root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
   else text = `❔ Could not verify ${who}: ${outcome.reason}.`;
   return { text, blocks: [section(escapeMrkdwn(text))] };
+}
+
+/** A fix a finding offers that could not be planned: its code instead of buttons. */
+export function renderOfferNotPlanned(findingCode: string, code: string, message: string): SlackMessage {
+  return renderInfoNote(`No automatic fix offered for ${findingCode} (${code}): ${message}`);
+}
+
+export function renderReplanFailed(p: Proposal, code: string, message: string): SlackMessage {
+  return renderInfoNote(`Re-planning ${p.action} after the change gave no new proposal (${code}): ${message}`);
 }

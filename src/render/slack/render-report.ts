@@ -5,9 +5,10 @@
  * (≤50 blocks, ≤3000 characters a section, ~12k characters a message); every message's `text`
  * names the codes of the findings it reports. Pure: same report in, same blocks out.
  */
-import type { FindingCode } from '../../diagnosis/finding-codes.js';
-import type { Finding, Report } from '../../diagnosis/types.js';
-import { blockChars, context, section, type Block, type SlackMessage } from './block-kit.js';
+import type { FindingCode } from '../../findings/catalog.js';
+import type { Finding, Report } from '../../findings/types.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
+import { blockChars, context, section } from './block-kit.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { renderFinding } from './render-finding.js';
 

@@ -1,15 +1,8 @@
 /** `/isvc status`: the InferenceServices of a namespace with their readiness at a glance. */
-import { context, section, type Block, type SlackMessage } from './block-kit.js';
+import type { IsvcStatus } from '../../diagnosis/list-isvc-status.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
-
-export interface IsvcStatus {
-  name: string;
-  /** null when the InferenceService reports no Ready condition yet. */
-  ready: boolean | null;
-  reason?: string;
-  url?: string;
-  apiVersion: string;
-}
 
 const MAX_ROWS = 100;
 

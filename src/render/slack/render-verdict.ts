@@ -2,14 +2,12 @@
  * The root message of a diagnosis thread: "Diagnosing ns/name…" while it runs (with what it is
  * doing), and the one-line verdict once the report is in.
  */
-import type { Report, TargetRef } from '../../diagnosis/types.js';
-import { context, section, type SlackMessage } from './block-kit.js';
+import type { TargetRef } from '../../core/target-ref.js';
+import type { Report } from '../../findings/types.js';
+import type { Progress } from '../../queue/diagnosis-events.js';
+import type { SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn } from './limits.js';
-
-export type Progress =
-  | { phase: 'queued' }
-  | { phase: 'running'; attempt: number }
-  | { phase: 'retrying'; attempt: number; delayMs: number; reason: string };
 
 const nameOf = (t: TargetRef) => `${t.namespace}/${t.name}`;
 

@@ -3,6 +3,9 @@ import { describe, expect, it } from '@jest/globals';
 import { main } from '../../../src/cli/main.js';
 import { freePort } from '../../support/redis-server.js';
 import { runCliMain } from '../../support/run-cli.mjs';
+import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const run = (args: string[]) => runCliMain(main, args);
 
@@ -20,6 +23,15 @@ describe('isvc-doctor diagnose', () => {
     expect(report.stats.apiRequests).toBeGreaterThan(0);
   });
 
+  it('gives each finding its next step, filled with the service\'s names and field path, in JSON and text', async () => {
+    const json = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'json']);
+    const report = JSON.parse(json.stdout) as { findings: Array<{ code: string; next: string | null }> };
+    expect(report.findings[0]!.next).toBe('kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri to a path that exists');
+    expect(report.findings.find((f) => f.code === 'REQUEST_FLOW')?.next ?? null).toBeNull();
+    const text = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO]);
+    expect(text.stdout).toContain('next: kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri');
+  });
+
   it('prints the root cause first in text', async () => {
     const r = await run(['diagnose', 'default/sklearn-iris', '--snapshot', SCENARIO]);
     expect(r.code).toBe(1);
@@ -35,7 +47,7 @@ describe('isvc-doctor diagnose', () => {
   });
 
   it.each([
-    [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid name/],
+    [['diagnose', 'Bad_Name', '--snapshot', SCENARIO], /not a valid InferenceService name/],
     [['diagnose', 'sklearn-iris', '--bogus'], /Unknown option '--bogus'/],
     [['diagnose', 'sklearn-iris', '--snapshot', 'no/such/folder'], /does not exist/],
     [['diagnose', 'sklearn-iris', '-o', 'yaml', '--snapshot', SCENARIO], /-o must be text or json/],
@@ -58,8 +70,8 @@ describe('isvc-doctor diagnose', () => {
 
   it('exits 3 when the cluster cannot be reached', async () => {
     const port = await freePort();
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
-    const dir = mkdtempSync('/tmp/isvc-doctor-kc-');
+    const { writeFileSync } = await import('node:fs');
+    const dir = tempDir('isvc-doctor-kc-');
     const file = `${dir}/config`;
     writeFileSync(
       file,

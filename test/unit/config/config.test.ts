@@ -1,7 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildConfig, ConfigError, loadConfig, namespaceAllowed, parseDuration } from '../../../src/config.js';
+import { buildConfig, ConfigError, loadConfig, namespaceAllowed } from '../../../src/config.js';
+import { parseDuration } from '../../../src/core/duration.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const env = { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'secret' };
 
@@ -28,7 +31,7 @@ describe('config', () => {
   });
 
   it('reads the YAML file and the environment', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-config-'));
+    const dir = tempDir('isvc-config-');
     const file = path.join(dir, 'config.yaml');
     writeFileSync(
       file,
@@ -80,7 +83,7 @@ describe('config', () => {
   });
 
   it('says which file and line has bad YAML, and never echoes secrets', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-config-'));
+    const dir = tempDir('isvc-config-');
     const file = path.join(dir, 'bad.yaml');
     writeFileSync(file, 'approvers: [U1\nalerts: {');
     const e = errorOf(() => loadConfig({ file, env }));

@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { lacksBestEffortProbes } from '../../../playbooks/ingress-probes.js';
 import { parseGatewayRef } from '../../../playbooks/request-flow.js';
 import { registryOf } from '../../../playbooks/tag-resolution.js';
+import { formatMemory, parseMemory } from '../../../src/core/memory-quantity.js';
+import { nameError } from '../../../src/core/names.js';
 import { closeNames } from '../../../src/diagnosis/close-names.js';
-import { formatMemory, parseMemory } from '../../../src/remediation/memory-cap.js';
-import { dns1123LabelError } from '../../../src/kube/names.js';
 
 describe('small helpers', () => {
   it('knows which Knative releases lack best-effort probes', () => {
@@ -37,9 +37,9 @@ describe('small helpers', () => {
   });
 
   it('rejects names that are not DNS-1123 labels', () => {
-    expect(dns1123LabelError('sklearn-iris', 'name')).toBeNull();
-    expect(dns1123LabelError('Sklearn_Iris', 'name')).toMatch(/not a valid name/);
-    expect(dns1123LabelError('a'.repeat(64), 'name')).toMatch(/longer than 63/);
+    expect(nameError('sklearn-iris', 'name')).toBeNull();
+    expect(nameError('Sklearn_Iris', 'name')).toMatch(/not a valid name/);
+    expect(nameError('a'.repeat(64), 'name')).toMatch(/at most 63 characters/);
   });
 });
 

@@ -1,6 +1,7 @@
 /** The incident state machine and grouping decisions (pure), and the incident messages. */
-import { changeRootCause, humanDuration, joinsIncident, markNoted, newIncident, newMember, outageMs, pendingNotes, recover, resolve } from '../../../src/incidents/incident-model.js';
-import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote } from '../../../src/incidents/render-incident.js';
+import { humanDuration } from '../../../src/core/duration.js';
+import { changeRootCause, joinsIncident, markNoted, newIncident, newMember, outageMs, pendingNotes, recover, resolve } from '../../../src/incidents/incident-model.js';
+import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote } from '../../../src/render/slack/render-incident.js';
 
 const T0 = 1_700_000_000_000;
 const member = (name: string, first = false, since = T0) => newMember({ namespace: 'default', name }, 'GATEWAY_MISSING', since, T0 + 1000, first);

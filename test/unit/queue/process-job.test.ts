@@ -1,10 +1,11 @@
-/** The processor as a plain async function, with a recording poster and an in-memory subscriber store. */
+/** The processor as a plain async function, its events posted by the Slack notifier on a recording poster, with an in-memory subscriber store. */
 import { UnrecoverableError } from 'bullmq';
-import type { SlackPoster } from '../../../src/bot/slack-poster.js';
 import { ClusterUnreachableError } from '../../../src/kube/errors.js';
+import { slackDiagnosisNotifier } from '../../../src/notify/slack-diagnosis-notifier.js';
 import { processJob, type JobDeps } from '../../../src/queue/process-job.js';
 import type { SubscriberStore } from '../../../src/queue/subscriber-store.js';
-import type { SlackMessage } from '../../../src/render/slack/index.js';
+import type { SlackMessage } from '../../../src/slack/slack-message.js';
+import type { SlackPoster } from '../../../src/slack/slack-poster.js';
 import { storageUriNotFoundReport } from '../render/report-fixtures.js';
 
 interface Posted {
@@ -27,7 +28,7 @@ function deps(diagnose: JobDeps['diagnose'], joined: Array<{ channel: string; th
     ephemeral: async () => undefined,
   };
   const store = { close: async () => joined, forget: async () => undefined, list: async () => joined, join: async () => true } as unknown as SubscriberStore;
-  const d: JobDeps = { diagnose, listStatus: async () => [{ name: 'a', ready: true, apiVersion: 'v' }], poster, store, backoffMs: 1000 };
+  const d: JobDeps = { diagnose, listStatus: async () => [{ name: 'a', ready: true, apiVersion: 'v' }], notify: slackDiagnosisNotifier(poster), store, backoffMs: 1000 };
   return { d, posted };
 }
 

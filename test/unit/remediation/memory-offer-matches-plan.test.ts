@@ -5,12 +5,12 @@
  * and at the cap both refuse (the report gives a manual fix, the plan REMEDIATION_AT_LIMIT).
  */
 import path from 'node:path';
-import { diagnose } from '../../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../../src/app/diagnoser.js';
+import { diffLines } from '../../../src/changes/field-changes.js';
+import { parseMemory } from '../../../src/core/memory-quantity.js';
 import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines } from '../../../src/remediation/field-changes.js';
-import { parseMemory } from '../../../src/remediation/memory-cap.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
 

@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import type { V1LimitRange } from '@kubernetes/client-node';
+import { diffLines, fieldChanges } from '../../../src/changes/field-changes.js';
+import { raisedMemory } from '../../../src/changes/memory-cap.js';
 import { makeKubeClients, kubeConfigForServer } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines, fieldChanges } from '../../../src/remediation/field-changes.js';
-import { raisedMemory } from '../../../src/remediation/memory-cap.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
 

@@ -5,11 +5,11 @@
  * nothing more and never touches a pod of the same name with another uid).
  */
 import path from 'node:path';
-import { diagnose } from '../../../src/diagnosis/diagnose.js';
+import { diagnose } from '../../../src/app/diagnoser.js';
+import { diffLines } from '../../../src/changes/field-changes.js';
 import { makeKubeClients, kubeConfigForServer } from '../../../src/kube/client.js';
 import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { actionById } from '../../../src/remediation/actions/index.js';
-import { diffLines } from '../../../src/remediation/field-changes.js';
 import type { ActionContext } from '../../../src/remediation/types.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';

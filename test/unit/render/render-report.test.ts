@@ -1,6 +1,7 @@
-import { FINDING_CODES } from '../../../src/diagnosis/finding-codes.js';
-import type { Report } from '../../../src/diagnosis/types.js';
-import { messageChars, renderReportMessages, renderVerdict, SLACK_LIMITS, type SlackMessage } from '../../../src/render/slack/index.js';
+import { FINDING_CODES } from '../../../src/findings/catalog.js';
+import type { Report } from '../../../src/findings/types.js';
+import { messageChars, renderReportMessages, renderVerdict, SLACK_LIMITS } from '../../../src/render/slack/index.js';
+import type { SlackMessage } from '../../../src/slack/slack-message.js';
 import { expectGolden } from './golden.js';
 import { hugeReport, oomReport, readyReport, storageUriNotFoundReport } from './report-fixtures.js';
 

@@ -1,5 +1,5 @@
 /** Reports for the renderer tests, shaped like the engine's output for the scenarios. */
-import type { Finding, Report } from '../../../src/diagnosis/types.js';
+import type { Finding, Report } from '../../../src/findings/types.js';
 
 const isvc = 'InferenceService default/sklearn-iris';
 const pod = 'Pod default/sklearn-iris-predictor-default-00001-deployment-5f7d4b9996-hzrnc';

@@ -1,6 +1,6 @@
 /** The text report prints cluster data so that terminal control sequences in it are shown, not obeyed. */
 import { describe, expect, it } from '@jest/globals';
-import type { Report } from '../../../src/diagnosis/types.js';
+import type { Report } from '../../../src/findings/types.js';
 import { renderTextReport } from '../../../src/render/text-report.js';
 import { terminalSafe } from '../../../src/render/terminal-safe.js';
 import { storageUriNotFoundReport } from './report-fixtures.js';

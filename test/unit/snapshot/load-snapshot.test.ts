@@ -1,12 +1,14 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadSnapshot, SnapshotError } from '../../../src/snapshot/load-snapshot.js';
+import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
+
+afterAll(removeTempDirs);
 
 const FIXTURES = path.resolve('test/fixtures/simulator');
 
 async function tempSnapshot(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'snapshot-'));
+  const dir = tempDir('snapshot-');
   for (const [name, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
     await writeFile(path.join(dir, name), text);

@@ -1,0 +1,161 @@
+/**
+ * The composition root of `serve`: builds the config's clients, the queue producers, the diagnoser,
+ * the Slack side (poster, notifiers) and the remediation flow once, then starts what the role runs
+ * (src/app/roles.ts): the Slack listeners, the workers, the watcher. Several processes may share one
+ * Redis. `close()` is the graceful shutdown: stop taking Slack requests, release the Lease, let
+ * running jobs finish until the deadline, then cancel them (BullMQ hands them to another worker).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { App } from '@slack/bolt';
+import type { Worker } from 'bullmq';
+import { healthRoutes, startHealthServer } from '../bot/health-routes.js';
+import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
+import type { AppConfig } from '../config.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { loadKubeConfig } from '../kube/client.js';
+import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
+import { closeWorker } from './close-worker.js';
+import { createDiagnoser } from './diagnoser.js';
+import { startDiagnosisWorker } from './diagnosis-worker.js';
+import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
+import { createRemediationDeps } from './remediation-wiring.js';
+import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
+import { createSlackSide } from './slack-side.js';
+import { startWeb } from './web.js';
+
+export interface ServeOptions {
+  config: AppConfig;
+  role?: ServeRole;
+  /** Default: the config's kubeconfig, else KUBECONFIG / ~/.kube/config / in-cluster. */
+  kubeConfig?: KubeConfig;
+  logger?: Logger;
+  /** BullMQ key prefix (tests and benches isolate themselves with it). */
+  queuePrefix?: string;
+  /** Incident note batching and the Lease holder identity (tests). */
+  incidents?: { refreshDelayMs?: number; identity?: string };
+  /** The clock of proposal expiry and of the readiness cache (tests move it instead of sleeping). */
+  now?: () => number;
+  /** The signature catalog with the config's files (`serve` loads and checks it before starting); loaded here when absent. */
+  signatures?: SignatureCatalog;
+}
+
+export interface RunningServe {
+  /** The HTTP port (Slack events in HTTP mode, health routes always). */
+  port: number;
+  url: string;
+  queue: DiagnosisQueue;
+  worker: Worker | null;
+  app: App | null;
+  metrics: BotMetrics;
+  incidents: RunningIncidents;
+  /** Graceful: running jobs get until `timeoutMs` (default the config's shutdownTimeoutMs) to finish. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
+  metrics.observeQueue({
+    counts: () => queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'),
+    oldestWaitingAt: async () => (await queue.queue.getJobs(['wait'], 0, 0, true))[0]?.timestamp ?? null,
+  });
+}
+
+/** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
+function buildServices(options: ServeOptions, parts: RoleParts) {
+  const { config } = options;
+  const logger = options.logger ?? createLogger();
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
+  const prefix = options.queuePrefix ?? 'bull';
+  const metrics = createBotMetrics();
+  const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
+  observeQueue(metrics, queue);
+  const diagnose = createDiagnoser(kubeConfig, config.diagnosis, options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles));
+  const slack = createSlackSide(config, metrics, logger);
+  const remediation = createRemediationDeps({
+    config,
+    kubeConfig,
+    redis: queue.connection,
+    keyPrefix: `${prefix}:${config.queue.name}`,
+    notify: slack.notify.remediation,
+    groups: slack.groups,
+    enqueue: (job) => queue.addRemediation(job),
+    diagnose,
+    warn: (m) => logger.warn(m),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const incidents = startIncidents({ config, runWorker: parts.workers, runWatcher: parts.watcher, kubeConfig, connection: queue.connection, prefix, notify: slack.notify.incidents, diagnose, logger, ...options.incidents });
+  const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
+  incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
+  incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
+  const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
+  return { config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
+}
+
+type Services = ReturnType<typeof buildServices>;
+
+/** The parts the role runs; `httpClosers` stop taking requests (Slack, the health server). */
+async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number }> {
+  const { config, queue, slack, remediation, logger } = s;
+  let app: App | null = null;
+  let port = config.port;
+  const worker = parts.workers ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger }) : null;
+  try {
+    if (parts.web) {
+      const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
+      const web = await startWeb(config, s.routes, { commands, poster: slack.poster, remediation, logger });
+      app = web.app;
+      httpClosers.push(web.stop);
+      port = web.port;
+    }
+    if (!parts.web || config.slack.socketMode) {
+      const health = await startHealthServer(s.routes, config.port);
+      port = health.port;
+      httpClosers.push(() => new Promise((resolve) => (health.server.close(resolve), health.server.closeIdleConnections())));
+    }
+  } catch (error) {
+    await worker?.close(true).catch(() => undefined);
+    throw error;
+  }
+  return { app, worker, port };
+}
+
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const role = options.role ?? 'all';
+  const parts = ROLE_PARTS[role];
+  const s = buildServices(options, parts);
+  const { config, logger, queue, incidents } = s;
+  const httpClosers: Array<() => Promise<unknown>> = [];
+  let started;
+  try {
+    started = await startParts(s, parts, httpClosers);
+  } catch (error) {
+    for (const c of httpClosers.reverse()) await c().catch(() => undefined);
+    await incidents.close().catch(() => undefined);
+    await queue.close();
+    throw error;
+  }
+  const { app, worker, port } = started;
+  logger.info(`isvc-doctor serve: role ${role}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    queue,
+    worker,
+    app,
+    metrics: s.metrics,
+    incidents,
+    close: async (closeOptions = {}) => {
+      const timeoutMs = closeOptions.timeoutMs ?? config.shutdownTimeoutMs;
+      const deadlineAt = Date.now() + timeoutMs;
+      const t0 = Date.now();
+      logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
+      for (const c of httpClosers.reverse()) await c().catch(() => undefined);
+      await incidents.watcher?.close().catch(() => undefined);
+      await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));
+      await incidents.close().catch(() => undefined);
+      await queue.close();
+      logger.info('shutdown: done', { ms: Date.now() - t0 });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/** The process' one Slack Web API client, the poster on it (Slack errors counted), and the Slack notifiers of every layer's events. */
+import { countSlackErrors, type BotMetrics } from '../bot/metrics.js';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../core/logger.js';
+import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
+import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
+import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.js';
+import type { SlackPoster } from '../slack/slack-poster.js';
+import { createUserGroupDirectory } from '../slack/user-group-directory.js';
+import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
+
+export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger) {
+  const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
+  const poster: SlackPoster = countSlackErrors(createSlackPoster(client), metrics);
+  return {
+    poster,
+    groups: createUserGroupDirectory(client, { warn: logger.warn }),
+    notify: {
+      diagnosis: slackDiagnosisNotifier(poster),
+      remediation: slackRemediationNotifier(poster),
+      incidents: slackIncidentNotifier(poster),
+    },
+  };
+}
+
+export type SlackSide = ReturnType<typeof createSlackSide>;

@@ -1,0 +1,75 @@
+/**
+ * A subcommand of `/isvc` (and of `@isvc-doctor` mentions, which run the same registry): its name,
+ * its usage line (help and usage errors are generated from these), a parser from the split words
+ * to its input, and what it does. A command answers the asker through `ctx.reply` (ephemeral) and
+ * posts to the channel only through the flows it starts (a diagnosis, a rollout).
+ */
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../core/logger.js';
+import type { TargetRef } from '../core/target-ref.js';
+import type { MuteStore } from '../incidents/mute-store.js';
+import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { RequestDeps } from '../queue/request-diagnosis.js';
+import type { RemediationDeps } from '../remediation/remediation-deps.js';
+import type { SplitArgs } from './split-args.js';
+
+/** What only the asker sees; the surface's notifier renders it. */
+export type CommandReply =
+  | { kind: 'help'; usage: readonly string[] }
+  | { kind: 'usage-error'; problem: string; usage: readonly string[] }
+  | { kind: 'disabled'; feature: 'remediations' | 'incidents'; usage: readonly string[] }
+  | { kind: 'muted'; key: string; durationMs: number | null }
+  | { kind: 'unmuted'; key: string; wasMuted: boolean }
+  | { kind: 'queue-unavailable' }
+  | { kind: 'not-in-channel' }
+  | { kind: 'failed'; target: TargetRef | null; code: string };
+
+export interface CommandDeps {
+  config: Pick<AppConfig, 'namespaces'>;
+  /** The diagnosis producer and the notifier of its messages. */
+  diagnoses: RequestDeps;
+  queue: DiagnosisQueue;
+  /** Absent: remediations are off on this bot. */
+  remediation?: RemediationDeps;
+  /** Absent: automatic incidents are off on this bot. */
+  mutes?: MuteStore;
+  metrics: { commandReceived(subcommand: string, outcome: string): void };
+  logger: Logger;
+}
+
+export interface CommandContext {
+  deps: CommandDeps;
+  channel: string;
+  user: string;
+  /** Set when asked inside a thread: the answers go there. */
+  threadTs?: string;
+  /** The Slack request that asked (carried into the jobs it queues). */
+  requestId?: string;
+  /** Every command's usage line, in registry order (for help). */
+  usage: readonly string[];
+  /** Answers only the asker. */
+  reply(reply: CommandReply): Promise<unknown>;
+}
+
+/** A parse that did not work out: what was wrong, for a usage error. */
+export interface Problem {
+  problem: string;
+}
+
+export interface Command<I> {
+  name: string;
+  /** Other words that run it (`-h` for help). */
+  aliases?: readonly string[];
+  /** One line: the form in backticks, then what it does. */
+  usage: string;
+  parse(args: SplitArgs, config: CommandDeps['config']): I | Problem;
+  /** Runs after the ack; resolves to the outcome the metrics count ("queued", "joined", "ok", …). */
+  run(input: I, ctx: CommandContext): Promise<string>;
+}
+
+export const isProblem = (value: unknown): value is Problem => typeof value === 'object' && value !== null && 'problem' in value;
+
+/** Declares a command, keeping its input type between parse and run. */
+export function command<I>(c: Command<I>): Command<I> {
+  return c;
+}

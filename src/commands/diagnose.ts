@@ -1,0 +1,21 @@
+/** `/isvc diagnose NAME [-n NS]`: a root message "Diagnosing…" in the channel, the report in its thread (or joins the diagnosis already running). */
+import type { TargetRef } from '../core/target-ref.js';
+import { requestDiagnosis } from '../queue/request-diagnosis.js';
+import { command } from './command.js';
+import { oneTarget } from './resolve-target.js';
+
+export const diagnose = command<TargetRef>({
+  name: 'diagnose',
+  usage: '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
+  parse: (args, config) => oneTarget('diagnose', args.positionals, args.namespace, config),
+  async run(target, ctx) {
+    const done = await requestDiagnosis(ctx.deps.diagnoses, {
+      target,
+      channel: ctx.channel,
+      user: ctx.user,
+      ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+      ...(ctx.requestId ? { requestId: ctx.requestId } : {}),
+    });
+    return done.kind;
+  },
+});

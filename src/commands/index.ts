@@ -1,0 +1,71 @@
+/**
+ * The one registry of the bot's commands: `/isvc …` and `@isvc-doctor …` both run `runCommand`,
+ * help and usage errors are generated from the usage lines here, and a command that is not listed
+ * does not exist (a test checks every file is registered).
+ */
+import { errorCode, errorMessage } from '../core/error-message.js';
+import { QueueUnavailableError } from '../queue/queue-errors.js';
+import { SlackPostError } from '../slack/slack-poster.js';
+import { isProblem, type Command, type CommandContext, type CommandDeps } from './command.js';
+import { diagnose } from './diagnose.js';
+import { help } from './help.js';
+import { mute } from './mute.js';
+import { rollout } from './rollout.js';
+import { commandWords, splitArgs } from './split-args.js';
+import { status } from './status.js';
+import { unmute } from './unmute.js';
+
+export const COMMANDS: readonly Command<any>[] = [diagnose, status, rollout, mute, unmute, help];
+
+export const USAGE: readonly string[] = COMMANDS.map((c) => c.usage);
+
+export type ParsedCommand = { command: Command<unknown>; input: unknown } | { problem: string; command: Command<unknown> | null };
+
+export function findCommand(word: string): Command<unknown> | undefined {
+  return COMMANDS.find((c) => c.name === word || c.aliases?.includes(word));
+}
+
+/** A command's text (a mention stripped of the bot's mention): which command, with what input, or what is wrong. */
+export function parseCommand(text: string, config: CommandDeps['config']): ParsedCommand {
+  const words = commandWords(text);
+  const sub = (words[0] ?? help.name).toLowerCase();
+  const found = findCommand(sub);
+  if (!found) return { problem: `Unknown subcommand "${sub.slice(0, 40)}".`, command: null };
+  const args = splitArgs(words.slice(1));
+  if (args.problem) return { problem: args.problem, command: found };
+  const input = found.parse(args, config);
+  return isProblem(input) ? { problem: input.problem, command: found } : { command: found, input };
+}
+
+/**
+ * Parses and runs a command after the ack. Bad input gets an ephemeral usage error; whatever fails
+ * (Redis down, the bot not in the channel, Slack errors) gets a plain ephemeral answer with a
+ * stable code, never a stack trace.
+ */
+export async function runCommand(text: string, ctx: Omit<CommandContext, 'usage'>): Promise<void> {
+  const { deps } = ctx;
+  const reply: CommandContext['reply'] = (r) => ctx.reply(r).catch((e: unknown) => deps.logger.warn(`ephemeral reply failed: ${errorMessage(e)}`));
+  const parsed = parseCommand(text, deps.config);
+  if ('problem' in parsed) {
+    await reply({ kind: 'usage-error', problem: parsed.problem, usage: parsed.command ? [parsed.command.usage] : USAGE });
+    deps.metrics.commandReceived('invalid', 'invalid');
+    return;
+  }
+  let outcome = 'ok';
+  try {
+    outcome = await parsed.command.run(parsed.input, { ...ctx, reply, usage: USAGE });
+  } catch (error) {
+    outcome = errorCode(error);
+    deps.logger.warn(`${parsed.command.name} from ${ctx.user} in ${ctx.channel}: ${outcome}: ${errorMessage(error)}`);
+    if (error instanceof QueueUnavailableError) await reply({ kind: 'queue-unavailable' });
+    else if (error instanceof SlackPostError && error.code === 'SLACK_NOT_IN_CHANNEL') await reply({ kind: 'not-in-channel' });
+    else await reply({ kind: 'failed', target: targetOf(parsed.input), code: outcome });
+  } finally {
+    deps.metrics.commandReceived(parsed.command.name, outcome);
+  }
+}
+
+function targetOf(input: unknown): { namespace: string; name: string } | null {
+  const t = (input as { namespace?: unknown; name?: unknown } | null) ?? {};
+  return typeof t.namespace === 'string' && typeof t.name === 'string' ? { namespace: t.namespace, name: t.name } : null;
+}

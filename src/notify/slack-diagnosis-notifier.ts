@@ -1,0 +1,36 @@
+/** The diagnosis jobs' events on Slack: the root message of a request, its progress, the report and verdict, status lists. */
+import type { Notify } from '../core/notify.js';
+import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
+import {
+  renderClusterUnreachable,
+  renderJobFailed,
+  renderJoined,
+  renderProgress,
+  renderQueueUnavailable,
+  renderReportMessages,
+  renderStatus,
+  renderVerdict,
+} from '../render/slack/index.js';
+import type { SlackPoster } from '../slack/slack-poster.js';
+import { notifierOf } from './notifier.js';
+
+export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEvent> {
+  return notifierOf<DiagnosisEvent>({
+    'diagnosis-queued': (e) => poster.post(e.channel, renderProgress(e.target, { phase: 'queued' }, e.user), e.threadTs),
+    'diagnosis-joined': (e) => poster.post(e.channel, renderJoined(e.target, e.user), e.threadTs),
+    'diagnosis-queue-unavailable': async (e) => (await poster.update(e.channel, e.rootTs, renderQueueUnavailable()), null),
+    'diagnosis-progress': async ({ subscriber: s, target, progress }) => (await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user)), null),
+    'diagnosis-reported': async ({ subscriber: s, report }) => {
+      for (const reply of renderReportMessages(report)) await poster.post(s.channel, reply, s.threadTs);
+      await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      return null;
+    },
+    'diagnosis-failed': async ({ subscriber: s, target, failure }) => {
+      const message = failure.kind === 'cluster-unreachable' ? renderClusterUnreachable(target, failure.reason, failure.attempts) : renderJobFailed(target, failure.code);
+      await poster.post(s.channel, message, s.threadTs);
+      await poster.update(s.channel, s.rootTs, message);
+      return null;
+    },
+    'status-listed': (e) => poster.post(e.channel, renderStatus(e.namespace, e.items), e.threadTs),
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * What the diagnosis jobs tell people, as surface-neutral events: the notifier of a surface renders
+ * and posts each one (src/notify/). A subscriber is one thread waiting for a diagnosis.
+ */
+import type { TargetRef } from '../core/target-ref.js';
+import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
+import type { Report } from '../findings/types.js';
+import type { Subscriber } from './job-data.js';
+
+/** What a queued diagnosis is doing. */
+export type Progress =
+  | { phase: 'queued' }
+  | { phase: 'running'; attempt: number }
+  | { phase: 'retrying'; attempt: number; delayMs: number; reason: string };
+
+export type DiagnosisFailure = { kind: 'cluster-unreachable'; reason: string; attempts: number } | { kind: 'failed'; code: string };
+
+export type DiagnosisEvent =
+  /** The root message "Diagnosing ns/name…"; the notifier resolves to its ts. */
+  | { kind: 'diagnosis-queued'; target: TargetRef; channel: string; threadTs?: string; user: string }
+  /** Someone asked for a diagnosis already running: a note in its thread. */
+  | { kind: 'diagnosis-joined'; target: TargetRef; channel: string; threadTs: string; user: string }
+  /** The root message of a request Redis refused. */
+  | { kind: 'diagnosis-queue-unavailable'; channel: string; rootTs: string }
+  | { kind: 'diagnosis-progress'; target: TargetRef; subscriber: Subscriber; progress: Progress }
+  /** The report in the subscriber's thread, then its root message turned into the verdict. */
+  | { kind: 'diagnosis-reported'; report: Report; subscriber: Subscriber }
+  | { kind: 'diagnosis-failed'; target: TargetRef; subscriber: Subscriber; failure: DiagnosisFailure }
+  | { kind: 'status-listed'; namespace: string; items: IsvcStatus[]; channel: string; threadTs?: string };

@@ -1,0 +1,22 @@
+/**
+ * The Slack port: what the notifiers and listeners post through. Its one implementation on Slack's
+ * Web API is web-api-poster.ts; tests and the playground point it at a local stand-in.
+ */
+import { CodedError } from '../core/coded-error.js';
+import type { SlackMessage } from './slack-message.js';
+
+export interface SlackPoster {
+  /** Posts a message (in a thread when `threadTs` is given); returns its ts. */
+  post(channel: string, message: SlackMessage, threadTs?: string): Promise<string>;
+  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
+  ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void>;
+}
+
+export class SlackPostError extends CodedError<'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR'> {
+  constructor(
+    code: 'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR',
+    readonly slackError: string,
+  ) {
+    super(code, `${code}: ${slackError}`);
+  }
+}
