@@ -85,7 +85,7 @@ export const signatureEntrySchema = z
     }
     if (!entry.code) return issue('code', 'required (or ignore: true)');
     if (!entry.title) issue('title', 'required');
-    if (CATALOG[entry.code].severity === 'error' && !entry.next) issue('next', `required for an error code (${entry.code})`);
+    if (isFindingCode(entry.code) && CATALOG[entry.code].severity === 'error' && !entry.next) issue('next', `required for an error code (${entry.code})`);
   });
 
 export type SignatureEntry = z.infer<typeof signatureEntrySchema>;

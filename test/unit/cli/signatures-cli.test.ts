@@ -13,8 +13,11 @@ import { runCliMain } from '../../support/run-cli.mjs';
 const run = (args: string[]) => runCliMain(main, args);
 const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-signatures-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let afterTest = () => {};
 afterEach(() => {
   jest.restoreAllMocks();
+  afterTest();
+  afterTest = () => {};
 });
 
 const TEAM = `signatures:
@@ -92,6 +95,12 @@ describe('diagnosis.signatures in the config', () => {
   it('stops serve on a bad file with exit 2 and one line, before it starts anything', async () => {
     write('no-next.yaml', TEAM.replace(/  next: .*\n/, ''));
     const config = write('serve-bad.yaml', 'diagnosis:\n  signatures: [no-next.yaml]\n');
+    const env = { SLACK_BOT_TOKEN: process.env.SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET: process.env.SLACK_SIGNING_SECRET };
+    Object.assign(process.env, { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'test-signing' });
+    afterTest = () => {
+      for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    };
     const written: string[] = [];
     jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(String(chunk));
