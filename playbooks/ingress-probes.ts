@@ -52,48 +52,50 @@ export const ingressProbes: Playbook = {
     const gatewayLines =
       probeLines.some((l) => l.status) || !ingressStuck ? [] : await linesAbout(ctx, await optional(ctx.reader.pods(ISTIO_NAMESPACE, GATEWAY_SELECTOR), []), hosts);
     const lines = [...probeLines, ...gatewayLines].filter((l) => l.status);
-    const out: Finding[] = [];
     const version = knativeVersion(controllers) ?? knativeReleaseOf(gateway?.metadata.labels);
     const blocked = lines.find((l) => l.status === 401 || l.status === 302) ?? lines.find((l) => l.status === 403);
-    if (blocked && (blocked.status === 401 || blocked.status === 302)) {
-      out.push(
-        finding('PROBE_BLOCKED_BY_AUTH', {
-          subject: blocked.ref,
-          title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway blocks them`,
-          evidence: [logEvidence(lines.filter((l) => l.status === 401 || l.status === 302), blocked), gatewayNote(ctx)],
-          remediation: probeAuthManualFix(ctx.target.namespace),
-        }),
-      );
-    } else if (blocked) {
-      out.push(
-        finding('PROBE_BLOCKED_BY_RBAC', {
-          subject: blocked.ref,
-          title: `The ingress probes get HTTP 403: Istio RBAC blocks them in namespace ${ctx.target.namespace}`,
-          evidence: [logEvidence(lines.filter((l) => l.status === 403), blocked), ...(await rbacEvidence(ctx)), ...(version ? [{ kind: 'field' as const, ref: `Knative Serving ${knativeNs}`, text: `Knative ${version}` }] : [])],
-          remediation: probeRbacManualFix(ctx.target.namespace),
-        }),
-      );
-    } else if (ingressStuck && !(version && !lacksBestEffortProbes(version))) {
+    const out = await blockedFindings(ctx, lines, blocked, version);
+    if (!blocked && ingressStuck && !(version && !lacksBestEffortProbes(version))) {
       out.push(...(await inferredBlocker(ctx, gateway?.spec?.selector as Record<string, string> | undefined, version)));
     }
-    if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked)) {
-      out.push(
-        finding('KNATIVE_PROBES_NOT_BEST_EFFORT', {
-          subject: `Knative Serving ${knativeNs}`,
-          title: `Knative ${version} has no best-effort probes (fixed in 0.11.2 and 0.14.0+): a blocked probe keeps services unready`,
-          evidence: [
-            {
-              kind: 'field',
-              ref: controllers[0] ? refOf('Pod', knativeNs, controllers[0].metadata?.name ?? '?') : refOf('Gateway', knativeNs, 'knative-ingress-gateway'),
-              text: `serving.knative.dev/release: ${version}`,
-            },
-          ],
-        }),
-      );
-    }
+    if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked)) out.push(notBestEffort(ctx, version, controllers));
     return out;
   },
 };
+
+/** The probe status codes the logs show: 401/302 is auth on the gateway, 403 Istio RBAC. */
+async function blockedFindings(ctx: DiagnosisContext, lines: ProbeLine[], blocked: ProbeLine | undefined, version: string | undefined): Promise<Finding[]> {
+  if (!blocked) return [];
+  if (blocked.status === 401 || blocked.status === 302) {
+    return [
+      finding('PROBE_BLOCKED_BY_AUTH', {
+        subject: blocked.ref,
+        title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway blocks them`,
+        evidence: [logEvidence(lines.filter((l) => l.status === 401 || l.status === 302), blocked), gatewayNote(ctx)],
+        remediation: probeAuthManualFix(ctx.target.namespace),
+      }),
+    ];
+  }
+  const release = version ? [{ kind: 'field' as const, ref: `Knative Serving ${ctx.config.knativeNamespace}`, text: `Knative ${version}` }] : [];
+  return [
+    finding('PROBE_BLOCKED_BY_RBAC', {
+      subject: blocked.ref,
+      title: `The ingress probes get HTTP 403: Istio RBAC blocks them in namespace ${ctx.target.namespace}`,
+      evidence: [logEvidence(lines.filter((l) => l.status === 403), blocked), ...(await rbacEvidence(ctx)), ...release],
+      remediation: probeRbacManualFix(ctx.target.namespace),
+    }),
+  ];
+}
+
+function notBestEffort(ctx: DiagnosisContext, version: string, controllers: V1Pod[]): Finding {
+  const knativeNs = ctx.config.knativeNamespace;
+  const ref = controllers[0] ? refOf('Pod', knativeNs, controllers[0].metadata?.name ?? '?') : refOf('Gateway', knativeNs, 'knative-ingress-gateway');
+  return finding('KNATIVE_PROBES_NOT_BEST_EFFORT', {
+    subject: `Knative Serving ${knativeNs}`,
+    title: `Knative ${version} has no best-effort probes (fixed in 0.11.2 and 0.14.0+): a blocked probe keeps services unready`,
+    evidence: [{ kind: 'field', ref, text: `serving.knative.dev/release: ${version}` }],
+  });
+}
 
 interface ProbeLine {
   ref: string;

@@ -17,7 +17,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
-import { signatureFindings } from '../src/diagnosis/signature-findings.js';
+import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
@@ -81,34 +81,42 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
         : []),
     ];
   }
-  const read = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious });
-  // no readable log: the termination message (the log's tail under FallbackToLogsOnError) says the same
-  const fromMessage = read.evidence.excerpt?.length
-    ? undefined
-    : messageLogEvidence(failure.terminationMessage, { ref: subject, container: failure.container, label: 'termination message' });
-  const logEvidence: Evidence = fromMessage ?? read.evidence;
-  const text = read.text ?? (fromMessage ? failure.terminationMessage ?? '' : '');
-  const source = {
-    where: 'model-log' as const,
-    ref: subject,
-    kind: 'log' as const,
-    container: failure.container,
-    ...(read.text ? { previous: read.evidence.previous } : { label: 'termination message' }),
-    lines: splitLogLines(text),
-  };
+  const crash = await crashLog(ctx, pod, failure);
   // what the crash log says (a missing model file, a model the runtime cannot load) explains the crash loop
-  const causes = signatureFindings(ctx, source, { subject, component, revision, pod: name, explains: ['CRASH_LOOP', 'READINESS_PROBE_FAILING'] }, versionFactsOf(ctx, pods)).findings;
+  const causes = signatureFindings(ctx, crash.source, { subject, component, revision, pod: name, explains: ['CRASH_LOOP', 'READINESS_PROBE_FAILING'] }, versionFactsOf(ctx, pods)).findings;
   return [
     ...causes,
     finding('CRASH_LOOP', {
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
-      evidence: [state, ...(fromMessage ? [read.evidence] : []), logEvidence],
+      evidence: [state, ...crash.evidence],
       remediation: await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
       component,
       revision,
     }),
   ];
+}
+
+/**
+ * The crashed instance's log (or, when it cannot be read, the termination message that holds its
+ * tail under FallbackToLogsOnError): the evidence, and the lines to match against the signatures.
+ */
+async function crashLog(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<{ evidence: Evidence[]; source: LineSource }> {
+  const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
+  const read = await readContainerLog(ctx, ctx.target.namespace, pod.metadata?.name ?? '?', failure.container, { preferPrevious: failure.fromPrevious });
+  const fromMessage = read.evidence.excerpt?.length ? undefined : messageLogEvidence(failure.terminationMessage, { ref, container: failure.container, label: 'termination message' });
+  const text = read.text ?? (fromMessage ? (failure.terminationMessage ?? '') : '');
+  return {
+    evidence: fromMessage ? [read.evidence, fromMessage] : [read.evidence],
+    source: {
+      where: 'model-log',
+      ref,
+      kind: 'log',
+      container: failure.container,
+      ...(read.text ? { previous: read.evidence.previous } : { label: 'termination message' }),
+      lines: splitLogLines(text),
+    },
+  };
 }
 
 /** The kubelet's record of the killed instance, as kubectl shows it (lastState.terminated.reason: OOMKilled). */

@@ -46,63 +46,68 @@ export const requestFlow: Playbook = {
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     if (mode === 'RawDeployment') return [finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: await rawDeploymentHops(ctx) })];
     if (mode !== 'Serverless' || (await knativeServicesOf(ctx)).length === 0) return [];
-    const ns = ctx.target.namespace;
-    const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
-    const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
-    const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
-    const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
-    const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
-    const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
-
-    const hops: Evidence[] = [
-      hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
-      hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
-      ...knativeVs.map(({ ksvc, vs }) =>
-        hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
-      ),
-      ...services.map((s) => {
-        const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
-        const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
-        return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
-      }),
-      hop(
-        `Pods ${ns}/${ctx.target.name}`,
-        pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
-        `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
-      ),
-    ];
-    const out: Finding[] = [
-      finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
-    ];
-
-    // A VirtualService that references a Gateway the cluster does not have: KServe never checks
-    // that the Gateway exists, so the InferenceService may even say Ready while no request arrives.
-    if (topLevel && gatewayName && !gateway) {
-      out.push(
-        finding('GATEWAY_MISSING', {
-          subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
-          title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
-          evidence: [
-            { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: 'spec.gateways', excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)] },
-            ...ingressConditions(ctx),
-          ],
-        }),
-      );
-    }
-    if (isReady(ctx.target.isvc)) return out;
-    // KFServing/KServe create the top-level VirtualService only once every component's Knative
-    // Service is ready, and Knative creates its own only once the route is: a missing one is a
-    // finding only when what comes before it on the path is ready.
-    const servicesReady = services.length > 0 && services.every((s) => isReady(s));
-    if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
-    const why = topLevel && knativeVs.every(({ vs }) => vs.length) ? [] : await controllerWhy(ctx);
-    if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why));
-    for (const { ksvc, vs } of knativeVs) {
-      if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`, why));
-    }
-    return out;
+    return serverlessFlow(ctx);
   },
 };
+
+/** Gateway → top-level VirtualService → Knative VirtualService → revision Service → pods, and what is missing on it. */
+async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
+  const ns = ctx.target.namespace;
+  const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+  const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
+  const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
+  const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
+  const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
+  const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
+
+  const hops: Evidence[] = [
+    hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
+    hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
+    ...knativeVs.map(({ ksvc, vs }) =>
+      hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
+    ),
+    ...services.map((s) => {
+      const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
+      const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
+      return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
+    }),
+    hop(
+      `Pods ${ns}/${ctx.target.name}`,
+      pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
+      `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
+    ),
+  ];
+  const out: Finding[] = [
+    finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
+  ];
+
+  // A VirtualService that references a Gateway the cluster does not have: KServe never checks
+  // that the Gateway exists, so the InferenceService may even say Ready while no request arrives.
+  if (topLevel && gatewayName && !gateway) {
+    out.push(
+      finding('GATEWAY_MISSING', {
+        subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
+        title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
+        evidence: [
+          { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: 'spec.gateways', excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)] },
+          ...ingressConditions(ctx),
+        ],
+      }),
+    );
+  }
+  if (isReady(ctx.target.isvc)) return out;
+  // KFServing/KServe create the top-level VirtualService only once every component's Knative
+  // Service is ready, and Knative creates its own only once the route is: a missing one is a
+  // finding only when what comes before it on the path is ready.
+  const servicesReady = services.length > 0 && services.every((s) => isReady(s));
+  if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
+  const why = topLevel && knativeVs.every(({ vs }) => vs.length) ? [] : await controllerWhy(ctx);
+  if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why));
+  for (const { ksvc, vs } of knativeVs) {
+    if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`, why));
+  }
+  return out;
+}
 
 function hop(ref: string, state: 'ok' | 'missing' | 'failing', text: string): Evidence {
   return { kind: 'hop', ref, state, text };
