@@ -49,9 +49,12 @@ async function notReadyFinding(ctx: DiagnosisContext): Promise<Finding> {
   // the latest warnings about it or anything it created: the evidence when no playbook knows more
   const warnings = (await eventsOf(ctx)).filter((e) => e.type === 'Warning').slice(-3);
   const why = ready?.reason ? ` (${ready.reason})` : ready ? '' : isvc.status ? ' (no Ready condition yet)' : ' (no status: the controller has not reconciled it)';
+  // no status at all: only the controller's log says why it did not reconcile it
+  const next = isvc.status ? undefined : `kubectl logs -n kserve -l control-plane=kserve-controller-manager -c manager --tail=400 | grep ${ctx.target.name} (KFServing: -n kfserving-system or kubeflow, control-plane=kfserving-controller-manager): the controller's error for ${ns}/${ctx.target.name}`;
   return finding('ISVC_NOT_READY', {
     subject,
     title: `${ctx.target.name} is not ready${why}`,
+    ...(next ? { next } : {}),
     evidence: [
       ...(failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
       ...warnings.map((e) => ({

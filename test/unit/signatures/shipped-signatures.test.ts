@@ -10,7 +10,7 @@ const catalog = shippedSignatures();
 
 describe('shipped signatures', () => {
   it('cover every place a diagnosis looks', () => {
-    expect(new Set(catalog.entries.map((e) => e.where))).toEqual(new Set(['model-log', 'storage-initializer', 'controller', 'condition']));
+    expect(new Set(catalog.entries.map((e) => e.where))).toEqual(new Set(['model-log', 'storage-initializer', 'controller', 'event', 'condition']));
   });
 
   it.each(catalog.entries.map((e) => [e.id, e] as const))('%s: its sample is matched by its own pattern', (_id, entry) => {
