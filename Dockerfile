@@ -6,7 +6,7 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.page.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY playbooks ./playbooks

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs before `npm test`: installs the npm packages when they are missing and says exactly which
-// system programs the tests need when they are not on PATH (the tests start their own Redis and
-// drive a real kubectl against the cluster simulator).
+// system programs the tests need when they are not on PATH (the tests start their own Redis, drive
+// a real kubectl against the cluster simulator and Debian's chromium against the playground).
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -17,6 +17,10 @@ if (!process.env.REDIS_URL && !has('redis-server', ['--version'])) {
 }
 if (!has('kubectl', ['version', '--client'])) {
   missing.push('kubectl 1.20 or newer (Debian: apt-get install -y kubernetes-client)');
+}
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  missing.push(`chromium at ${chromium}, for the playground's browser tests (Debian: apt-get install -y chromium; or set CHROMIUM_PATH)`);
 }
 if (missing.length > 0) {
   console.error('isvc-doctor: the tests need these programs, which are not on PATH:');

@@ -22,7 +22,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'simulate',
-    usage: 'isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]',
+    usage: 'isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE] [--request-log FILE]',
     load: async () => (await import('./simulate-command.js')).runSimulateCommand,
   },
   {
@@ -34,6 +34,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     name: 'serve',
     usage: 'isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]',
     load: async () => (await import('./serve-command.js')).runServeCommand,
+  },
+  {
+    name: 'playground',
+    usage: 'isvc-doctor playground [--port N] [--snapshot DIR ...]',
+    load: async () => (await import('./playground-command.js')).runPlaygroundCommand,
   },
 ];
 

@@ -1,8 +1,11 @@
 /**
- * `isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE]`:
+ * `isvc-doctor simulate --snapshot DIR [--port N] [--latency MS] [--kubeconfig-out FILE] [--request-log FILE]`:
  * serves a snapshot as a Kubernetes API until SIGINT/SIGTERM. Prints `listening on URL` when
- * ready; bad usage or a bad snapshot is one line on stderr and exit status 2.
+ * ready; bad usage or a bad snapshot is one line on stderr and exit status 2. `--request-log`
+ * appends one JSON line per request answered (method, path, verb, resource, status, `at` and
+ * `doneAt` in epoch ms), so that benchmarks can count from outside what a client asked for.
  */
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/error-message.js';
 import { startSimulator } from '../simulator/simulator.js';
@@ -17,6 +20,7 @@ interface SimulateFlags {
   port: number;
   latencyMs: number;
   kubeconfigOut?: string;
+  requestLog?: string;
 }
 
 export async function runSimulateCommand(argv: string[]): Promise<number> {
@@ -29,7 +33,10 @@ export async function runSimulateCommand(argv: string[]): Promise<number> {
   }
   try {
     const snapshot = await loadSnapshot(flags.snapshot);
-    const simulator = await startSimulator({ snapshot, port: flags.port, latencyMs: flags.latencyMs });
+    const log = flags.requestLog;
+    if (log) writeFileSync(log, '');
+    const onRequest = log ? (r: object) => appendFileSync(log, `${JSON.stringify(r)}\n`) : undefined;
+    const simulator = await startSimulator({ snapshot, port: flags.port, latencyMs: flags.latencyMs, ...(onRequest ? { onRequest } : {}) });
     if (flags.kubeconfigOut) await simulator.writeKubeconfig(flags.kubeconfigOut);
     process.stdout.write(`listening on ${simulator.url}\n`);
     await untilStopped();
@@ -49,7 +56,7 @@ function parseFlags(argv: string[]): SimulateFlags {
       args,
       strict: true,
       allowPositionals: false,
-      options: { snapshot: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'kubeconfig-out': { type: 'string' } },
+      options: { snapshot: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'kubeconfig-out': { type: 'string' }, 'request-log': { type: 'string' } },
     }));
   } catch (error) {
     throw new UsageError(oneLine(error));
@@ -58,7 +65,8 @@ function parseFlags(argv: string[]): SimulateFlags {
   const port = count(values.port, '--port', 65535);
   const latencyMs = count(values.latency, '--latency', 600_000);
   const kubeconfigOut = typeof values['kubeconfig-out'] === 'string' ? values['kubeconfig-out'] : undefined;
-  return { snapshot: values.snapshot, port, latencyMs, ...(kubeconfigOut ? { kubeconfigOut } : {}) };
+  const requestLog = typeof values['request-log'] === 'string' ? values['request-log'] : undefined;
+  return { snapshot: values.snapshot, port, latencyMs, ...(kubeconfigOut ? { kubeconfigOut } : {}), ...(requestLog ? { requestLog } : {}) };
 }
 
 function count(raw: string | boolean | undefined, flag: string, max: number): number {

@@ -25,6 +25,8 @@ export interface RouterDeps {
   store: ObjectStore;
   watches: WatchRegistry;
   requests: RecordedRequest[];
+  /** Called with each request once it is answered (`simulate --request-log`). */
+  onRequest?: (request: RecordedRequest) => void;
   latencyMs: number;
   serverAddress: () => string;
 }
@@ -58,7 +60,9 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
     if (req.readable) req.resume();
   }
   record.status = res.statusCode;
+  record.doneAt = Date.now();
   deps.requests.push(record);
+  deps.onRequest?.(record);
 }
 
 function describeResourceRequest(record: RecordedRequest, path: ResourcePath): void {

@@ -14,6 +14,8 @@ export interface RecordedRequest {
   status: number;
   /** Epoch milliseconds when the request arrived. */
   at: number;
+  /** Epoch milliseconds when its response was finished (a watch: when the stream ended). */
+  doneAt?: number;
 }
 
 export function queryRecord(query: URLSearchParams): Record<string, string> {

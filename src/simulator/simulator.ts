@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   port?: number;
   /** Every response is delayed by this much (a watch: its start). */
   latencyMs?: number;
+  /** Called with each request once it is answered, as it is added to `requests`. */
+  onRequest?: (request: RecordedRequest) => void;
 }
 
 export interface RunningSimulator {
@@ -70,7 +72,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const requests: RecordedRequest[] = [];
   let url = '';
   const server = createServer(
-    createRouter({ snapshot: options.snapshot, store, watches, requests, latencyMs: options.latencyMs ?? 0, serverAddress: () => url.replace(/^http:\/\//, '') }),
+    createRouter({ snapshot: options.snapshot, store, watches, requests, ...(options.onRequest ? { onRequest: options.onRequest } : {}), latencyMs: options.latencyMs ?? 0, serverAddress: () => url.replace(/^http:\/\//, '') }),
   );
   const sockets = trackSockets(server);
   await listen(server, options.port ?? 0);

@@ -8,13 +8,14 @@
  *   back to the queue (not left active), the process exits 0 soon after the deadline, and the next
  *   `serve` answers the thread.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { ensureBuilt } from '../support/ensure-built.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
@@ -22,27 +23,6 @@ import { until } from '../support/until.js';
 
 const CLI = path.resolve('dist/src/cli/isvc-doctor.js');
 const SECRET = 'shutdown-signing-secret';
-
-function newest(dir: string): number {
-  return readdirSync(dir).reduce((m, name) => {
-    const p = path.join(dir, name);
-    const st = statSync(p);
-    return Math.max(m, st.isDirectory() ? newest(p) : name.endsWith('.ts') ? st.mtimeMs : 0);
-  }, 0);
-}
-
-/** Builds dist/ when it is missing or older than the sources (CI builds before the tests). */
-function ensureBuilt(): void {
-  let built = 0;
-  try {
-    built = statSync(path.resolve('dist/src/app/serve.js')).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built >= Math.max(newest('src'), newest('handlers'), newest('playbooks'))) return;
-  const run = spawnSync('npm', ['run', 'build', '--silent'], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`npm run build failed: ${run.stderr || run.stdout}`);
-}
 
 interface Serve {
   child: ChildProcess;

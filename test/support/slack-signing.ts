@@ -1,17 +1,7 @@
 /** Signs requests the way Slack does (v0 HMAC-SHA256 over "v0:timestamp:body"), for tests and the bench. */
-import { createHmac } from 'node:crypto';
+import { signedHeaders } from '../../src/slack-standin/slack-signature.js';
 
-export function slackSignature(secret: string, timestamp: number, body: string): string {
-  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-}
-
-export function signedHeaders(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-  return {
-    'content-type': 'application/x-www-form-urlencoded',
-    'x-slack-request-timestamp': String(timestamp),
-    'x-slack-signature': slackSignature(secret, timestamp, body),
-  };
-}
+export { slackSignature, signedHeaders } from '../../src/slack-standin/slack-signature.js';
 
 export interface SlashCommandFields {
   text: string;

@@ -1,0 +1,51 @@
+/**
+ * `isvc-doctor serve` in a process of its own, as deployed: Slack at the fake Web API (SLACK_API_URL),
+ * the bench's redis-server, the simulator's kubeconfig. Each start gets its own queue and Lease
+ * names, so that runs never see each other's jobs.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BenchContext } from './bench-context.js';
+import { cliBin } from './cli-bin.js';
+import { startListening, type ListeningProcess } from './listening-process.js';
+
+export const SIGNING_SECRET = 'bench-signing-secret';
+
+export interface ServeOptions {
+  role?: 'all' | 'web' | 'worker' | 'watcher';
+  kubeconfig: string;
+  /** The config file's content (queue and Lease names are added). */
+  config?: Record<string, unknown>;
+}
+
+export interface ServeProcess extends ListeningProcess {
+  eventsUrl: string;
+  queueName: string;
+}
+
+export async function startServeProcess(ctx: BenchContext, options: ServeOptions): Promise<ServeProcess> {
+  const id = randomUUID().slice(0, 8);
+  const queueName = `bench-${id}`;
+  const config = {
+    ...options.config,
+    queue: { ...((options.config?.queue as object | undefined) ?? {}), name: queueName },
+    leaderElection: { leaseName: `bench-${id}` },
+  };
+  const file = path.join(ctx.workDir, `serve-${id}.yaml`);
+  writeFileSync(file, `${JSON.stringify(config)}\n`);
+  const slack = await ctx.slack();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SLACK_BOT_TOKEN: 'xoxb-bench',
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    REDIS_URL: await ctx.redisUrl(),
+    PORT: '0',
+    KUBECONFIG: options.kubeconfig,
+  };
+  const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all'];
+  const running = await startListening(`serve --role ${options.role ?? 'all'}`, process.execPath, args, env);
+  return { ...running, eventsUrl: `${running.url}/slack/events`, queueName };
+}

@@ -1,0 +1,19 @@
+/** What the page's cluster panel receives (plain data, shared with the page's code). */
+export interface IsvcRow {
+  namespace: string;
+  name: string;
+  apiVersion: string;
+  ready: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  since?: string;
+  generation?: number;
+  observedGeneration?: number;
+}
+
+export interface BreakAction {
+  id: 'lower-memory' | 'missing-storage' | 'restore-storage' | 'canary-traffic';
+  label: string;
+  /** What it does, in one line. */
+  detail: string;
+}

@@ -1,0 +1,26 @@
+/**
+ * `npm run bench` must keep working as the code under it changes: its cheapest row (`loading`:
+ * whole `isvc-doctor` processes against `node -e 0` and the simulator) in --quick mode, from the
+ * built dist/, prints its lines in the final table. The figures themselves are not asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { ensureBuilt } from '../support/ensure-built.js';
+
+const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/bench/run.js', ...args], { encoding: 'utf8', timeout: 150_000 });
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+it('runs the loading row in --quick mode and prints it in the final table', () => {
+  const run = bench('--quick', 'loading');
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.stdout).toMatch(/^\| isvc-doctor --help vs node -e 0 +\| --help \d+ ms +\| node -e 0 \d+ ms +\| [\d.]+× +\| ≤ 2× +\| (yes|NO) +\|$/m);
+  expect(run.stdout).toMatch(/^\| diagnose process vs its own durationMs \+ 150 ms .*\| ≤ 1\.5× +\| (yes|NO) +\|$/m);
+  expect(run.stdout).not.toMatch(/not measured/);
+}, 160_000);
+
+it('refuses an unknown row with one line naming it and the rows there are', () => {
+  const run = bench('no-such-row');
+  expect(run.status).toBe(2);
+  expect(run.stderr).toMatch(/^bench: unknown row or option "no-such-row"\nusage: .*cli-runbook bot-runbook loading requests ack watcher-rss storm status\)\n$/);
+});
