@@ -15,7 +15,7 @@
  * Emits: CONTROLLER_RECONCILE_FAILED, ADMISSION_DENIED, STORAGE_URI_UNSUPPORTED, NO_SUPPORTING_RUNTIME.
  */
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
-import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
+import { controllerLinesAbout, controllerPods } from '../src/diagnosis/controller-lines.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
@@ -34,7 +34,9 @@ export const controllerReconcile: Playbook = {
   emits: ['CONTROLLER_RECONCILE_FAILED', 'ADMISSION_DENIED', 'STORAGE_URI_UNSUPPORTED', 'NO_SUPPORTING_RUNTIME'],
   async run(ctx) {
     if (isReady(ctx.target.isvc)) return [];
-    const [events, pods, services] = await Promise.all([eventsOf(ctx), podsOf(ctx), knativeServicesOf(ctx).catch(() => [])]);
+    // no status at all: the controller is where to look, so its pods are asked together with the rest
+    const noStatus = !(ctx.target.isvc.status?.conditions ?? []).length;
+    const [events, pods, services] = await Promise.all([eventsOf(ctx), podsOf(ctx), knativeServicesOf(ctx).catch(() => []), noStatus ? controllerPods(ctx) : []]);
     const warnings = events.filter((e) => e.type === 'Warning' && e.involvedObject?.kind === 'InferenceService' && e.involvedObject.name === ctx.target.name);
     const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);

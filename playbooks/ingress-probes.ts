@@ -41,9 +41,14 @@ export const ingressProbes: Playbook = {
   async run(ctx) {
     if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
     const knativeNs = ctx.config.knativeNamespace;
-    const services = await knativeServicesOf(ctx);
+    // a service the controller never reconciled has no route to probe: nothing to ask the networking layer
+    if (!ctx.target.isvc.status?.conditions?.length) return [];
+    const [services, controllers, gateway] = await Promise.all([
+      knativeServicesOf(ctx),
+      optional(ctx.reader.pods(knativeNs, CONTROLLER_SELECTOR), []),
+      ctx.reader.gateway(knativeNs, 'knative-ingress-gateway'),
+    ]);
     if (services.length === 0) return [];
-    const [controllers, gateway] = await Promise.all([optional(ctx.reader.pods(knativeNs, CONTROLLER_SELECTOR), []), ctx.reader.gateway(knativeNs, 'knative-ingress-gateway')]);
     const stuck = services.filter((s) => [conditionOf(s, 'Ready'), conditionOf(s, 'RoutesReady')].some((c) => c?.reason === 'IngressNotConfigured'));
     const ingressStuck = stuck.length > 0 || /IngressNotConfigured/.test(`${conditionOf(ctx.target.isvc, 'IngressReady')?.reason ?? ''}`);
     const hosts = probeHosts(ctx, stuck.length ? stuck : services);

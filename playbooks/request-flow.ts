@@ -19,7 +19,7 @@ import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
 import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
-import { conditionOf, isReady, refOf } from '../src/kube/inference-service-view.js';
+import { conditionOf, deploymentMode, isReady, refOf } from '../src/kube/inference-service-view.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 
 interface GatewayRef {
@@ -42,11 +42,15 @@ export const requestFlow: Playbook = {
   title: 'Request flow: gateway, virtual services, revision service, pods',
   emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING'],
   async run(ctx) {
+    const said = deploymentMode(ctx.target.isvc);
+    // the Serverless reads start at once (as the mode is decided) unless the service says RawDeployment
+    const serverless = said === 'Serverless' && ctx.target.isvc.status?.conditions?.length ? serverlessFlow(ctx) : undefined;
+    serverless?.catch(() => undefined);
     const mode = await deploymentModeOf(ctx);
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     if (mode === 'RawDeployment') return [finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: await rawDeploymentHops(ctx) })];
-    if (mode !== 'Serverless' || (await knativeServicesOf(ctx)).length === 0) return [];
-    return serverlessFlow(ctx);
+    if (mode !== 'Serverless' || !serverless) return [];
+    return serverless;
   },
 };
 
@@ -54,6 +58,8 @@ export const requestFlow: Playbook = {
 async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+  // no Knative Service yet (the controller never got that far): no flow to draw
+  if (services.length === 0) return [];
   const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
   const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
   const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);

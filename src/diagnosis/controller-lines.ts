@@ -65,15 +65,19 @@ function containerOf(pod: V1Pod): string {
   return names.find((n) => n === 'manager') ?? names.find((n) => n !== 'kube-rbac-proxy') ?? 'manager';
 }
 
-/** The lines of each running controller pod (at most two) about the service; [] when none is visible. */
-export async function controllerLinesAbout(ctx: DiagnosisContext): Promise<ControllerLines[]> {
-  let pods: V1Pod[];
+/** The controller's pods (found in any namespace by label); [] when the bot may not list them. */
+export async function controllerPods(ctx: DiagnosisContext): Promise<V1Pod[]> {
   try {
-    pods = (await ctx.reader.podsAllNamespaces(CONTROLLER_SELECTOR)).filter((p) => p.status?.phase === 'Running' || !p.status?.phase).slice(0, 2);
+    return (await ctx.reader.podsAllNamespaces(CONTROLLER_SELECTOR)).filter((p) => p.status?.phase === 'Running' || !p.status?.phase).slice(0, 2);
   } catch (error) {
     if (error instanceof ForbiddenError) return [];
     throw error;
   }
+}
+
+/** The lines of each running controller pod (at most two) about the service; [] when none is visible. */
+export async function controllerLinesAbout(ctx: DiagnosisContext): Promise<ControllerLines[]> {
+  const pods = await controllerPods(ctx);
   const read = await Promise.all(
     pods.map(async (pod) => {
       const ns = pod.metadata?.namespace ?? '';

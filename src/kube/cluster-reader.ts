@@ -104,10 +104,23 @@ export class ClusterReader {
     return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
   }
 
-  /** The InferenceService under any served API version (asked concurrently), preferring the newest. */
+  /**
+   * The InferenceService under any served API version, preferring the newest. The newest version is
+   * asked together with discovery (one round trip on a KServe cluster, even before discovery is
+   * remembered); the versions discovery says are served are asked next only when it is not there.
+   */
   inferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
     return this.once(`isvc/${namespace}/${name}`, async () => {
-      const versions = await this.inferenceServiceVersions();
+      const known = cachedServedGroups(this.clients.kubeConfig.getCurrentCluster()?.server ?? '');
+      const newest = INFERENCE_SERVICE_VERSIONS[0]!;
+      let versions: CustomResource[];
+      if (known) versions = await this.inferenceServiceVersions();
+      else {
+        const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
+        if (first) return { resource: newest, object: first };
+        versions = (await this.inferenceServiceVersions()).filter((r) => r !== newest);
+        if (groups && versions.length === 0) return null;
+      }
       const found = await Promise.all(versions.map((resource) => this.getCustom(resource, namespace, name, inferenceServiceSchema)));
       const index = found.findIndex((o) => o !== null);
       if (index < 0) return null;
