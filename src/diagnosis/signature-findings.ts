@@ -92,9 +92,9 @@ export function signatureFindings(
   const findings: Finding[] = [];
   for (const [code, m] of decisive) {
     const others = matches.filter((x) => !x.entry.ignore && (x.entry.code === code || x.entry.also.includes(code))).map((x) => x.index);
-    const evidence = [lineEvidence(source, m.index, others), ...noteEvidence(ctx, scope, source, m)];
-    const values = templateValues(ctx, scope, source, m.match);
     const primary = m.entry.code === code;
+    const evidence = [lineEvidence(source, m.index, others), ...(primary ? noteEvidence(ctx, scope, source, m) : [])];
+    const values = templateValues(ctx, scope, source, m.match);
     findings.push(
       finding(code, {
         subject: scope.subject,
