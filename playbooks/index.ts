@@ -1,22 +1,28 @@
 /** The one registry of playbooks: a playbook that is not listed here does not run (a test checks). */
 import type { Playbook } from '../src/diagnosis/playbook.js';
+import { controllerReconcile } from './controller-reconcile.js';
 import { imagePull } from './image-pull.js';
 import { inferenceServiceStatus } from './inference-service-status.js';
 import { ingressProbes } from './ingress-probes.js';
 import { knativeService } from './knative-service.js';
 import { modelContainer } from './model-container.js';
+import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
 import { storageInitializer } from './storage-initializer.js';
+import { storageInitializerInjection } from './storage-initializer-injection.js';
 import { tagResolution } from './tag-resolution.js';
 import { tracingLinks } from './tracing-links.js';
 import { trafficSplit } from './traffic-split.js';
 
 export const ALL_PLAYBOOKS: readonly Playbook[] = [
   inferenceServiceStatus,
+  controllerReconcile,
   knativeService,
   storageInitializer,
+  storageInitializerInjection,
   modelContainer,
+  modelServerLog,
   imagePull,
   tagResolution,
   podScheduling,

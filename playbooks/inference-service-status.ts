@@ -1,109 +1,144 @@
 /**
  * InferenceService status (debug guide: "kubectl get inferenceservices sklearn-iris").
  *
- * Reads the InferenceService's own conditions and, on newer KServe, `modelStatus`: a model that
- * failed to load (FailedToLoad / ModelLoadFailed) or a model format no ServingRuntime supports is
- * a finding even when Ready says True.
+ * Reads the InferenceService's own conditions and, on newer KServe, `modelStatus`, and matches
+ * them against the signature catalog (`condition` entries): a model that failed to load
+ * (FailedToLoad / ModelLoadFailed) or a model format no ServingRuntime supports is a finding even
+ * when Ready says True. When the Knative objects are missing or the bot may not read them, the
+ * RevisionMissing / RevisionFailed the InferenceService copied from them is still listed.
  *
- * RBAC: get inferenceservices (read by the runner), list events, list servingruntimes / clusterservingruntimes.
- * Emits: ISVC_NOT_READY, MODEL_LOAD_FAILED, NO_SUPPORTING_RUNTIME.
+ * RBAC: get inferenceservices (read by the runner), list events, list servingruntimes /
+ * clusterservingruntimes, list services.serving.knative.dev.
+ * Emits: ISVC_NOT_READY, MODEL_LOAD_FAILED, NO_SUPPORTING_RUNTIME, REVISION_MISSING, POD_UNSCHEDULABLE.
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { eventsOf } from '../src/diagnosis/related-objects.js';
+import { eventsOf, knativeServicesOf } from '../src/diagnosis/related-objects.js';
+import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
+import { signatureFindings } from '../src/diagnosis/signature-findings.js';
 import { finding } from '../src/findings/finding.js';
-import type { Evidence, Finding } from '../src/findings/types.js';
+import type { Finding } from '../src/findings/types.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { ForbiddenError } from '../src/kube/errors.js';
-import { componentsOf, conditionOf, formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import type { Condition } from '../src/kube/schemas.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const NO_RUNTIME = /NoSupportingRuntime|RuntimeNotRecognized|No ServingRuntimes? or ClusterServingRuntimes?|does not support (the )?(specified )?(model )?(framework|format)|no runtime found|not supported by runtime|RuntimeDisabled/i;
-const LOAD_FAILED = /ModelLoadFailed|FailedToLoad|failed to load model|model load failed/i;
+const REVISION_MISSING = /^Revision(Missing|Failed)$/;
 
 export const inferenceServiceStatus: Playbook = {
   id: 'inference-service-status',
   title: 'InferenceService status and conditions',
-  emits: ['ISVC_NOT_READY', 'MODEL_LOAD_FAILED', 'NO_SUPPORTING_RUNTIME'],
+  emits: ['ISVC_NOT_READY', 'MODEL_LOAD_FAILED', 'NO_SUPPORTING_RUNTIME', 'REVISION_MISSING', 'POD_UNSCHEDULABLE'],
   async run(ctx) {
-    const isvc = ctx.target.isvc;
-    const ns = ctx.target.namespace;
-    const subject = refOf('InferenceService', ns, ctx.target.name);
     const out: Finding[] = [];
-    const conditions = isvc.status?.conditions ?? [];
-    const ready = conditionOf(isvc, 'Ready');
-    if (ready?.status !== 'True') {
-      const failing = conditions.filter((c) => c.status !== 'True');
-      // the latest warnings about it or anything it created: the evidence when no playbook knows more
-      const warnings = (await eventsOf(ctx)).filter((e) => e.type === 'Warning').slice(-3);
-      out.push(
-        finding('ISVC_NOT_READY', {
-          subject,
-          title: `${ctx.target.name} is not ready${ready?.reason ? ` (${ready.reason})` : ready ? '' : ' (no Ready condition yet)'}`,
-          evidence: [
-            ...(failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
-            ...warnings.map((e) => ({
-              kind: 'event' as const,
-              ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'),
-              text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
-            })),
-          ],
-        }),
-      );
-    }
-    const modelStatus = isObj(isvc.status?.modelStatus) ? isvc.status.modelStatus : {};
-    const failure = isObj(modelStatus.lastFailureInfo) ? modelStatus.lastFailureInfo : undefined;
-    const states = isObj(modelStatus.states) ? modelStatus.states : {};
-    const failureText = failure ? `${String(failure.reason ?? '')}: ${String(failure.message ?? '')}` : '';
-    const conditionText = conditions.map((c) => `${c.reason ?? ''} ${c.message ?? ''}`).join('\n');
-    const modelEvidence: Evidence[] = [
-      ...(failure ? [{ kind: 'field' as const, ref: subject, text: `modelStatus.lastFailureInfo: ${failureText}` }] : []),
-      ...(modelStatus.transitionStatus ? [{ kind: 'field' as const, ref: subject, text: `modelStatus.transitionStatus: ${String(modelStatus.transitionStatus)}` }] : []),
-      ...(states.activeModelState ? [{ kind: 'field' as const, ref: subject, text: `modelStatus.states.activeModelState: ${String(states.activeModelState)}` }] : []),
-    ];
-    if (NO_RUNTIME.test(failureText) || NO_RUNTIME.test(conditionText)) {
-      out.push(await noRuntimeFinding(ctx, subject, modelEvidence, conditions.filter((c) => NO_RUNTIME.test(`${c.reason} ${c.message}`))));
-    } else if (LOAD_FAILED.test(failureText) || states.activeModelState === 'FailedToLoad' || states.targetModelState === 'FailedToLoad' || LOAD_FAILED.test(conditionText)) {
-      out.push(
-        finding('MODEL_LOAD_FAILED', {
-          subject,
-          title: `The model failed to load${failure?.message ? `: ${String(failure.message)}` : ''}`,
-          evidence: [
-            ...modelEvidence,
-            ...conditions.filter((c) => LOAD_FAILED.test(`${c.reason} ${c.message}`)).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
-          ],
-        }),
-      );
-    }
+    if (conditionOf(ctx.target.isvc, 'Ready')?.status !== 'True') out.push(await notReadyFinding(ctx));
+    out.push(...(await statusFindings(ctx)));
+    out.push(...(await copiedRevisionMissing(ctx)));
     return out;
   },
 };
 
-async function noRuntimeFinding(ctx: DiagnosisContext, subject: string, modelEvidence: Evidence[], conditions: Array<{ type: string; status?: string; reason?: string; message?: string }>): Promise<Finding> {
-  const component = componentsOf(ctx.target.isvc).find((c) => c.name === 'predictor');
-  const format = component?.modelFormat ?? 'unknown';
-  const runtimes: Evidence[] = [];
+async function notReadyFinding(ctx: DiagnosisContext): Promise<Finding> {
+  const isvc = ctx.target.isvc;
+  const ns = ctx.target.namespace;
+  const subject = refOf('InferenceService', ns, ctx.target.name);
+  const conditions = isvc.status?.conditions ?? [];
+  const ready = conditionOf(isvc, 'Ready');
+  const failing = conditions.filter((c) => c.status !== 'True');
+  // the latest warnings about it or anything it created: the evidence when no playbook knows more
+  const warnings = (await eventsOf(ctx)).filter((e) => e.type === 'Warning').slice(-3);
+  const why = ready?.reason ? ` (${ready.reason})` : ready ? '' : isvc.status ? ' (no Ready condition yet)' : ' (no status: the controller has not reconciled it)';
+  // no status at all: only the controller's log says why it did not reconcile it
+  const next = isvc.status ? undefined : `kubectl logs -n kserve -l control-plane=kserve-controller-manager -c manager --tail=400 | grep ${ctx.target.name} (KFServing: -n kfserving-system or kubeflow, control-plane=kfserving-controller-manager): the controller's error for ${ns}/${ctx.target.name}`;
+  return finding('ISVC_NOT_READY', {
+    subject,
+    title: `${ctx.target.name} is not ready${why}`,
+    ...(next ? { next } : {}),
+    evidence: [
+      ...(failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
+      ...warnings.map((e) => ({
+        kind: 'event' as const,
+        ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'),
+        text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+      })),
+    ],
+  });
+}
+
+/** One line per condition that is not True, and per modelStatus fact: what `condition` signatures read. */
+export function statusLines(ctx: DiagnosisContext): string[] {
+  const status = ctx.target.isvc.status;
+  const modelStatus = isObj(status?.modelStatus) ? status.modelStatus : {};
+  const failure = isObj(modelStatus.lastFailureInfo) ? modelStatus.lastFailureInfo : undefined;
+  const states = isObj(modelStatus.states) ? modelStatus.states : {};
+  return [
+    ...(status?.conditions ?? []).filter((c) => c.status !== 'True').map((c) => formatCondition(c)),
+    ...(failure ? [`modelStatus.lastFailureInfo: ${String(failure.reason ?? '')}: ${String(failure.message ?? '')}`] : []),
+    ...(modelStatus.transitionStatus ? [`modelStatus.transitionStatus: ${String(modelStatus.transitionStatus)}`] : []),
+    ...(['activeModelState', 'targetModelState'] as const)
+      .filter((k) => states[k])
+      .map((k) => `modelStatus.states.${k}: ${String(states[k])}${modelStatus.transitionStatus ? ` (transitionStatus: ${String(modelStatus.transitionStatus)})` : ''}`),
+  ];
+}
+
+async function statusFindings(ctx: DiagnosisContext): Promise<Finding[]> {
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const lines = statusLines(ctx);
+  const source = { where: 'condition' as const, ref: subject, kind: 'condition' as const, lines };
+  const { findings, matches } = signatureFindings(ctx, source, { subject, component: 'predictor' }, versionFactsOf(ctx, []));
+  // every status line a finding rests on, not only the deciding one; modelStatus lines are fields, not conditions
+  const kindOf = (text: string | undefined) => (text?.startsWith('modelStatus.') ? ('field' as const) : ('condition' as const));
+  const withLines = findings.map((f) => {
+    const more = matches.filter((m) => m.entry.code === f.code && !f.evidence.some((e) => e.text === m.line));
+    const evidence = [...f.evidence, ...more.map((m) => ({ kind: 'condition' as const, ref: subject, text: m.line }))];
+    return { ...f, evidence: evidence.map((e) => (e.kind === 'condition' ? { ...e, kind: kindOf(e.text) } : e)) };
+  });
+  return Promise.all(
+    withLines.map(async (f) => (f.code === 'NO_SUPPORTING_RUNTIME' ? { ...f, evidence: [...f.evidence, ...(await runtimeChoiceEvidence(ctx))] } : f)),
+  );
+}
+
+/**
+ * KServe copies RevisionMissing / RevisionFailed from the Knative Service into the
+ * InferenceService's conditions: listed as REVISION_MISSING when the Knative objects that would
+ * say it themselves are missing or may not be read.
+ */
+async function copiedRevisionMissing(ctx: DiagnosisContext): Promise<Finding[]> {
+  if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
+  const copied = (ctx.target.isvc.status?.conditions ?? []).filter((c) => c.status !== 'True' && REVISION_MISSING.test(c.reason ?? ''));
+  if (copied.length === 0) return [];
   try {
-    const [namespaced, cluster] = await Promise.all([ctx.reader.servingRuntimes(ctx.target.namespace), ctx.reader.clusterServingRuntimes()]);
-    for (const [kind, list] of [['ServingRuntime', namespaced], ['ClusterServingRuntime', cluster]] as const) {
-      for (const rt of list) {
-        const formats = Array.isArray(rt.spec?.supportedModelFormats)
-          ? (rt.spec.supportedModelFormats as Obj[]).map((f) => `${String(f.name)}${f.version ? `:${String(f.version)}` : ''}${f.autoSelect ? '*' : ''}`).join(', ')
-          : '';
-        runtimes.push({ kind: 'field', ref: refOf(kind, kind === 'ServingRuntime' ? ctx.target.namespace : undefined, rt.metadata.name), text: `supports ${formats || 'nothing listed'}` });
-      }
-    }
+    if ((await knativeServicesOf(ctx)).length > 0) return [];
   } catch (error) {
     if (!(error instanceof ForbiddenError)) throw error;
   }
-  return finding('NO_SUPPORTING_RUNTIME', {
-    subject,
-    title: `No ServingRuntime supports model format "${format}"${component?.runtime ? ` with runtime ${component.runtime}` : ''}`,
-    evidence: [
-      { kind: 'field', ref: subject, text: `modelFormat: ${format}${component?.runtime ? `; runtime: ${component.runtime}` : ''}` },
-      ...modelEvidence,
-      ...conditions.map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition({ ...c }) })),
-      ...(runtimes.length ? runtimes.slice(0, 12) : [{ kind: 'note' as const, ref: subject, text: 'runtimes found: none' }]),
-    ],
-    component: 'predictor',
-  });
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const components = ctx.target.isvc.status?.components ?? {};
+  return (['predictor', 'transformer', 'explainer'] as const)
+    .map((component) => ({ component, conditions: copied.filter((c) => componentOfCondition(c) === component) }))
+    .filter(({ conditions }) => conditions.length > 0)
+    .map(({ component, conditions }) => {
+      const revision = revisionNamed(conditions) ?? (isObj(components[component]) ? (components[component] as Obj).latestCreatedRevision : undefined);
+      return finding('REVISION_MISSING', {
+        subject: typeof revision === 'string' ? refOf('Revision', ctx.target.namespace, revision) : subject,
+        title: `${typeof revision === 'string' ? `Revision ${revision}` : `The ${component}'s revision`} is not ready (${conditions[0]!.reason}, as the InferenceService reports it)`,
+        evidence: conditions.map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
+        component,
+        ...(typeof revision === 'string' ? { revision } : {}),
+      });
+    });
+}
+
+function componentOfCondition(c: Condition): string {
+  const m = /^(?:Default|Canary)?(Predictor|Transformer|Explainer)/.exec(c.type);
+  return m ? m[1]!.toLowerCase() : 'predictor';
+}
+
+function revisionNamed(conditions: Condition[]): string | undefined {
+  for (const c of conditions) {
+    const m = /Revision "([^"]+)"/.exec(c.message ?? '');
+    if (m) return m[1];
+  }
+  return undefined;
 }

@@ -3,33 +3,36 @@
  *
  * The model server container (kfserving-container / kserve-container, or a custom one) is killed for
  * memory (OOMKilled, exit code 137), crashes and restarts (CrashLoopBackOff: the traceback is in the
- * previous instance's log), finds no model file where it looks (the sklearn server's StopIteration on
- * /mnt/models), or runs but never passes its readiness probe.
+ * previous instance's log), or runs but never passes its readiness probe. The crash log (or the
+ * termination message holding its tail) is matched against the signature catalog (`model-log`
+ * entries): a missing model file, a model the runtime cannot load, a runtime too old for the model;
+ * such a finding explains the crash loop.
  *
  * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit.
  *
  * RBAC: list pods, get pods/log, list events (list limitranges for the memory cap).
- * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, READINESS_PROBE_FAILING.
+ * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, MODEL_LOAD_FAILED, RUNTIME_UNSUPPORTED_MODEL, READINESS_PROBE_FAILING.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
-import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
+import { refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
+import { splitLogLines } from '../src/logs/log-excerpt.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 
 const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
-const MODEL_FILE_MISSING =
-  /model_file = next\(|StopIteration|model file (was )?not found|no model (file )?found|Model file .* not found|could not find (a )?model|FileNotFoundError:.*\/mnt\/models|No such file or directory:? '?\/mnt\/models|Failed to find model|missing model file/i;
 
 export const modelContainer: Playbook = {
   id: 'model-container',
   title: 'Inference Service fails to start',
-  emits: ['OOM_KILLED', 'CRASH_LOOP', 'MODEL_FILE_MISSING', 'READINESS_PROBE_FAILING'],
+  emits: ['OOM_KILLED', 'CRASH_LOOP', 'MODEL_FILE_MISSING', 'MODEL_LOAD_FAILED', 'RUNTIME_UNSUPPORTED_MODEL', 'READINESS_PROBE_FAILING'],
   async run(ctx) {
     const pods = await podsOf(ctx);
     const seen = new Set<string>();
@@ -68,7 +71,7 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       finding('OOM_KILLED', {
         subject,
         title: `${failure.container} was killed for memory (OOMKilled, exit code 137) with a limit of ${limit ?? 'none'}`,
-        evidence: [state, ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
+        evidence: [state, ...terminatedField(pod, failure.container, subject), ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
         remediation,
         component,
         revision,
@@ -78,43 +81,49 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
         : []),
     ];
   }
-  const read = await readContainerLog(ctx, ns, name, failure.container, { preferPrevious: failure.fromPrevious, match: MODEL_FILE_MISSING });
-  // no readable log: the termination message (the log's tail under FallbackToLogsOnError) says the same
-  const fromMessage = read.evidence.excerpt?.length
-    ? undefined
-    : messageLogEvidence(failure.terminationMessage, { ref: subject, container: failure.container, label: 'termination message', match: MODEL_FILE_MISSING });
-  const logEvidence: Evidence = fromMessage ?? read.evidence;
-  const out: Finding[] = [
+  const crash = await crashLog(ctx, pod, failure);
+  // what the crash log says (a missing model file, a model the runtime cannot load) explains the crash loop
+  const causes = signatureFindings(ctx, crash.source, { subject, component, revision, pod: name, explains: ['CRASH_LOOP', 'READINESS_PROBE_FAILING'] }, versionFactsOf(ctx, pods)).findings;
+  return [
+    ...causes,
     finding('CRASH_LOOP', {
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
-      evidence: [state, ...(fromMessage ? [read.evidence] : []), logEvidence],
+      evidence: [state, ...crash.evidence],
       remediation: await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
       component,
       revision,
     }),
   ];
-  const log = { evidence: logEvidence };
-  if (logEvidence.excerpt?.some((l) => MODEL_FILE_MISSING.test(l))) {
-    const uri = storageUriOf(ctx);
-    out.unshift(
-      finding('MODEL_FILE_MISSING', {
-        subject,
-        title: `The model server finds no model file in /mnt/models${uri ? ` (storageUri ${uri})` : ''}`,
-        evidence: [
-          { kind: 'field', ref: refOf('InferenceService', ns, ctx.target.name), text: `path searched: /mnt/models; storageUri: ${uri ?? 'unknown'}` },
-          log.evidence,
-        ],
-        component,
-        revision,
-      }),
-    );
-  }
-  return out;
 }
 
-function storageUriOf(ctx: DiagnosisContext): string | undefined {
-  return componentsOf(ctx.target.isvc).find((c) => c.storageUri)?.storageUri;
+/**
+ * The crashed instance's log (or, when it cannot be read, the termination message that holds its
+ * tail under FallbackToLogsOnError): the evidence, and the lines to match against the signatures.
+ */
+async function crashLog(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<{ evidence: Evidence[]; source: LineSource }> {
+  const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
+  const read = await readContainerLog(ctx, ctx.target.namespace, pod.metadata?.name ?? '?', failure.container, { preferPrevious: failure.fromPrevious });
+  const fromMessage = read.evidence.excerpt?.length ? undefined : messageLogEvidence(failure.terminationMessage, { ref, container: failure.container, label: 'termination message' });
+  const text = read.text ?? (fromMessage ? (failure.terminationMessage ?? '') : '');
+  return {
+    evidence: fromMessage ? [read.evidence, fromMessage] : [read.evidence],
+    source: {
+      where: 'model-log',
+      ref,
+      kind: 'log',
+      container: failure.container,
+      ...(read.text ? { previous: read.evidence.previous } : { label: 'termination message' }),
+      lines: splitLogLines(text),
+    },
+  };
+}
+
+/** The kubelet's record of the killed instance, as kubectl shows it (lastState.terminated.reason: OOMKilled). */
+function terminatedField(pod: V1Pod, container: string, subject: string): Evidence[] {
+  const status = pod.status?.containerStatuses?.find((c) => c.name === container);
+  const [where, t] = status?.lastState?.terminated ? ['lastState', status.lastState.terminated] : ['state', status?.state?.terminated];
+  return t ? [{ kind: 'field', ref: subject, container, text: `${where}.terminated.reason: ${t.reason ?? 'Error'}, exitCode: ${t.exitCode}` }] : [];
 }
 
 /**
@@ -139,7 +148,7 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
     if (probeEvents.length === 0) continue;
     const modelContainer = pod.spec?.containers?.find((c) => isModelContainer(c.name));
     const container = modelContainer?.name ?? 'kserve-container';
-    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { match: /error|warn|waiting|loading|timeout/i });
+    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true, match: /error|warn|waiting|loading|timeout/i });
     const subject = refOf('Pod', ctx.target.namespace, name);
     const last = probeEvents[probeEvents.length - 1]!;
     const probed = /\{([^}]+)\}/.exec(last.involvedObject?.fieldPath ?? '')?.[1] ?? container;

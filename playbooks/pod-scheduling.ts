@@ -83,6 +83,7 @@ async function quotaFinding(ctx: DiagnosisContext, events: CoreV1Event[]): Promi
   return finding('QUOTA_EXCEEDED', {
     subject: refOf(last.involvedObject?.kind ?? 'ReplicaSet', ctx.target.namespace, last.involvedObject?.name ?? '?'),
     title: quotaName ? `ResourceQuota ${quotaName} forbids the pods: ${last.message}` : `A quota or LimitRange forbids the pods: ${last.message}`,
-    evidence: [eventEvidence(ctx, last), ...usage],
+    // the first refusal (its own words) and the latest (how often since)
+    evidence: [...(events.length > 1 ? [eventEvidence(ctx, events[0]!)] : []), eventEvidence(ctx, last), ...usage],
   });
 }

@@ -4,13 +4,19 @@
  * A request travels: Istio Ingress Gateway -> the InferenceService's top-level VirtualService ->
  * Knative's VirtualService for the component -> the Knative Revision's Kubernetes Service -> the
  * revision pod (queue-proxy, then the model container). This playbook reports each hop's state,
- * and a missing Gateway or VirtualService when the ingress is what keeps the service unready.
+ * and a missing Gateway or VirtualService when the ingress is what keeps the service unready (with
+ * the controller's log lines that say why it is missing). A RawDeployment service has none of
+ * these hops: its Ingress / HTTPRoute, Service, Deployment, HPA and pods are drawn instead. A
+ * service the controller has not created Knative Services for yet has no flow to draw.
  *
- * RBAC: list virtualservices, get gateways (networking.istio.io).
+ * RBAC: list virtualservices, get gateways (networking.istio.io); RawDeployment: list deployments,
+ * services, ingresses, httproutes, horizontalpodautoscalers.
  * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING.
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
+import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
+import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { conditionOf, deploymentMode, isReady, refOf } from '../src/kube/inference-service-view.js';
@@ -36,63 +42,78 @@ export const requestFlow: Playbook = {
   title: 'Request flow: gateway, virtual services, revision service, pods',
   emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING'],
   async run(ctx) {
-    if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
-    const ns = ctx.target.namespace;
-    const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
-    const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
-    const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
-    const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
-    const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
-    const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
-
-    const hops: Evidence[] = [
-      hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
-      hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
-      ...knativeVs.map(({ ksvc, vs }) =>
-        hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
-      ),
-      ...services.map((s) => {
-        const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
-        const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
-        return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
-      }),
-      hop(
-        `Pods ${ns}/${ctx.target.name}`,
-        pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
-        `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
-      ),
-    ];
-    const out: Finding[] = [
-      finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
-    ];
-
-    // A VirtualService that references a Gateway the cluster does not have: KServe never checks
-    // that the Gateway exists, so the InferenceService may even say Ready while no request arrives.
-    if (topLevel && gatewayName && !gateway) {
-      out.push(
-        finding('GATEWAY_MISSING', {
-          subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
-          title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
-          evidence: [
-            { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: `gateways: ${gatewaysOf(topLevel).join(', ')}` },
-            ...ingressConditions(ctx),
-          ],
-        }),
-      );
-    }
-    if (isReady(ctx.target.isvc)) return out;
-    // KFServing/KServe create the top-level VirtualService only once every component's Knative
-    // Service is ready, and Knative creates its own only once the route is: a missing one is a
-    // finding only when what comes before it on the path is ready.
-    const servicesReady = services.length > 0 && services.every((s) => isReady(s));
-    if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
-    if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)'));
-    for (const { ksvc, vs } of knativeVs) {
-      if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`));
-    }
-    return out;
+    const said = deploymentMode(ctx.target.isvc);
+    // the Serverless reads start at once (as the mode is decided) unless the service says RawDeployment
+    const serverless = said === 'Serverless' && ctx.target.isvc.status?.conditions?.length ? serverlessFlow(ctx) : undefined;
+    serverless?.catch(() => undefined);
+    const mode = await deploymentModeOf(ctx);
+    const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+    if (mode === 'RawDeployment') return [finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: await rawDeploymentHops(ctx) })];
+    if (mode !== 'Serverless' || !serverless) return [];
+    return serverless;
   },
 };
+
+/** Gateway → top-level VirtualService → Knative VirtualService → revision Service → pods, and what is missing on it. */
+async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
+  const ns = ctx.target.namespace;
+  const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+  // no Knative Service yet (the controller never got that far): no flow to draw
+  if (services.length === 0) return [];
+  const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
+  const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
+  const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
+  const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
+  const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
+
+  const hops: Evidence[] = [
+    hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
+    hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
+    ...knativeVs.map(({ ksvc, vs }) =>
+      hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
+    ),
+    ...services.map((s) => {
+      const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
+      const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
+      return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
+    }),
+    hop(
+      `Pods ${ns}/${ctx.target.name}`,
+      pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
+      `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
+    ),
+  ];
+  const out: Finding[] = [
+    finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
+  ];
+
+  // A VirtualService that references a Gateway the cluster does not have: KServe never checks
+  // that the Gateway exists, so the InferenceService may even say Ready while no request arrives.
+  if (topLevel && gatewayName && !gateway) {
+    out.push(
+      finding('GATEWAY_MISSING', {
+        subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
+        title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
+        evidence: [
+          { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: 'spec.gateways', excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)] },
+          ...ingressConditions(ctx),
+        ],
+      }),
+    );
+  }
+  if (isReady(ctx.target.isvc)) return out;
+  // KFServing/KServe create the top-level VirtualService only once every component's Knative
+  // Service is ready, and Knative creates its own only once the route is: a missing one is a
+  // finding only when what comes before it on the path is ready.
+  const servicesReady = services.length > 0 && services.every((s) => isReady(s));
+  if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
+  const why = topLevel && knativeVs.every(({ vs }) => vs.length) ? [] : await controllerWhy(ctx);
+  if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why));
+  for (const { ksvc, vs } of knativeVs) {
+    if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`, why));
+  }
+  return out;
+}
 
 function hop(ref: string, state: 'ok' | 'missing' | 'failing', text: string): Evidence {
   return { kind: 'hop', ref, state, text };
@@ -108,10 +129,19 @@ function ingressConditions(ctx: DiagnosisContext): Evidence[] {
   return c ? [{ kind: 'condition', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `IngressReady=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
 }
 
-function missingVs(ctx: DiagnosisContext, name: string, hopName: string): Finding {
+function missingVs(ctx: DiagnosisContext, name: string, hopName: string, why: Evidence[]): Finding {
   return finding('VIRTUALSERVICE_MISSING', {
     subject: refOf('VirtualService', ctx.target.namespace, name),
     title: `VirtualService ${ctx.target.namespace}/${name} is missing: ${hopName}`,
-    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx)],
+    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx), ...why],
+  });
+}
+
+/** The controller's latest error lines about the service that concern the ingress (why the VirtualService is missing). */
+async function controllerWhy(ctx: DiagnosisContext): Promise<Evidence[]> {
+  const about = /ingress|virtualservice|VirtualService/;
+  return (await controllerLinesAbout(ctx)).flatMap((c) => {
+    const idx = c.lines.map((l, i) => (about.test(l) && /error|denied|forbidden|fail/i.test(l) ? i : -1)).filter((i) => i >= 0).slice(-2);
+    return idx.length ? [{ kind: 'log' as const, ref: c.ref, container: c.container, text: 'the controller on the missing ingress', excerpt: idx.map((i) => c.lines[i]!), lineNumbers: idx.map((i) => c.lineNumbers[i]!), truncated: false }] : [];
   });
 }

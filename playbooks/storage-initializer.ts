@@ -9,32 +9,34 @@
  * With failed pods, the finding offers restart-pods (for after the cause is fixed).
  *
  * RBAC: list pods, get pods/log, list events.
- * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_INIT_FAILED.
+ * Its log is matched against the signature catalog (`storage-initializer` entries), including
+ * misleading messages (KServe before 0.8 reports a missing pvc:// path as an unknown storage type).
+ *
+ * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_URI_UNSUPPORTED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { lastWord, signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
+import { splitLogLines } from '../src/logs/log-excerpt.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 
-const ACCESS_DENIED =
-  /AccessDenied|Access Denied|\b403\b|Forbidden|NoCredentialsError|Unable to locate credentials|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken|Permission denied|PermissionDenied|permission_denied|does not have storage\.objects\.\w+ access|AuthorizationPermissionMismatch|AuthenticationFailed|DefaultCredentialsError|invalid_grant|\b401\b|Unauthorized|credentials/i;
-const NOT_FOUND =
-  /does not exist|NoSuchKey|NoSuchBucket|No such file or directory|FileNotFoundError|not found|\b404\b|No (model|objects?|files?) (was |were )?found|Could not find|ResourceNotFound|BlobNotFound|ContainerNotFound/i;
-const EXCEPTION_LINE = /^[A-Za-z_.]*(Error|Exception|StopIteration)\b|^\S+: /;
-const CAUSE = new RegExp(`${ACCESS_DENIED.source}|${NOT_FOUND.source}`, 'i');
 /** Words of the storage-initializer in a copied message (KServe's modelStatus, Knative's revision status). */
 const STORAGE_INITIALIZER_WORDS = /initializer-entrypoint|storage\.py|Storage\.download|storage-initializer|Copying contents of/;
+/** Lines that say why a download failed (the evidence excerpt keeps them around the traceback). */
+const CAUSE = /error|exception|denied|forbidden|not found|does not exist|cannot|could not|unable/i;
 
 export const storageInitializer: Playbook = {
   id: 'storage-initializer',
   title: 'Storage Initializer fails to download model',
-  emits: ['STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'STORAGE_INIT_FAILED'],
+  emits: ['STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'STORAGE_URI_UNSUPPORTED', 'STORAGE_INIT_FAILED'],
   async run(ctx) {
     const pods = await podsOf(ctx);
     const failing = pods.flatMap((pod) =>
@@ -67,14 +69,21 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   // log's tail as the termination message: the evidence when the log itself cannot be read.
   const evidence = log.evidence.excerpt?.length ? log.evidence : (messageLogEvidence(failure.terminationMessage, { ref: subject, container: STORAGE_INITIALIZER, label: `${STORAGE_INITIALIZER} termination message`, match: CAUSE }) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
-  const causes = causeFindings(ctx, { subject, evidence, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
+  const text = log.text ?? (evidence !== log.evidence ? failure.terminationMessage ?? '' : '');
+  const source: LineSource = { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }), lines: splitLogLines(text) };
+  const causes = causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
   const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
   return [
     finding('STORAGE_INIT_FAILED', {
       subject,
       title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
-      evidence: [{ kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText }, ...(evidence !== log.evidence ? [log.evidence] : []), evidence],
+      evidence: [
+        { kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: statusText },
+        ...initializedCondition(pod, subject),
+        ...(evidence !== log.evidence ? [log.evidence] : []),
+        evidence,
+      ],
       remediation: causes.length === 0 ? restart : null,
       component,
       revision,
@@ -83,60 +92,32 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   ];
 }
 
+/** The pod's Initialized condition: which init containers have not completed. */
+function initializedCondition(pod: V1Pod, subject: string): Evidence[] {
+  const c = pod.status?.conditions?.find((x) => x.type === 'Initialized' && x.status !== 'True');
+  return c ? [{ kind: 'condition', ref: subject, text: `Initialized=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
+}
+
 interface CauseInput {
   subject: string;
-  evidence: Evidence;
+  source: LineSource;
+  pods: V1Pod[];
   storageUri?: string;
   account?: string;
   component?: string;
   revision?: string;
 }
 
-/** STORAGE_URI_NOT_FOUND or STORAGE_ACCESS_DENIED when the storage-initializer's own words say which. */
+/** What the storage-initializer's own words say (signature catalog, `storage-initializer` entries): the exception that ended it decides. */
 function causeFindings(ctx: DiagnosisContext, c: CauseInput): Finding[] {
   const ns = ctx.target.namespace;
   const uriEvidence: Evidence = { kind: 'field', ref: refOf('InferenceService', ns, ctx.target.name), text: `storageUri: ${c.storageUri ?? 'unknown'}` };
-  const cause = classify(c.evidence.excerpt ?? []);
-  if (cause === 'access') {
-    return [
-      finding('STORAGE_ACCESS_DENIED', {
-        subject: c.subject,
-        title: `The storage-initializer may not read ${c.storageUri ?? 'the model'}${c.account ? ` (service account ${c.account})` : ''}`,
-        evidence: [uriEvidence, ...(c.account ? [{ kind: 'field' as const, ref: c.subject, text: `serviceAccountName: ${c.account}` }] : []), c.evidence],
-        component: c.component,
-        revision: c.revision,
-      }),
-    ];
-  }
-  if (cause === 'not-found') {
-    return [
-      finding('STORAGE_URI_NOT_FOUND', {
-        subject: c.subject,
-        title: `Model not found at ${c.storageUri ?? 'the storageUri'}`,
-        evidence: [uriEvidence, c.evidence],
-        component: c.component,
-        revision: c.revision,
-      }),
-    ];
-  }
-  return [];
-}
-
-/** Decides from the exception lines first (the last word of a traceback), then from any line. */
-function classify(lines: string[]): 'access' | 'not-found' | undefined {
-  const exceptions = lines.filter((l) => EXCEPTION_LINE.test(l));
-  for (const set of [exceptions, lines]) {
-    const text = set.join('\n');
-    const access = ACCESS_DENIED.test(text);
-    const missing = NOT_FOUND.test(text);
-    if (access && !missing) return 'access';
-    if (missing && !access) return 'not-found';
-    if (access && missing) {
-      // "403 ... does not exist" is still a permission problem when the exception names it
-      return /AccessDenied|Forbidden|403|credentials/i.test(set.at(-1) ?? '') ? 'access' : 'not-found';
-    }
-  }
-  return undefined;
+  const scope = { subject: c.subject, component: c.component, revision: c.revision };
+  const { findings } = signatureFindings(ctx, c.source, scope, versionFactsOf(ctx, c.pods), lastWord);
+  return findings.map((f) => {
+    const account = f.code === 'STORAGE_ACCESS_DENIED' && c.account ? [{ kind: 'field' as const, ref: c.subject, text: `serviceAccountName: ${c.account}` }] : [];
+    return { ...f, evidence: [uriEvidence, ...account, ...f.evidence] };
+  });
 }
 
 function storageUriOf(ctx: DiagnosisContext, pod: V1Pod, component: string | undefined): string | undefined {
@@ -185,6 +166,12 @@ function fromModelStatus(ctx: DiagnosisContext): Finding[] {
       evidence: [evidence],
       component: 'predictor',
     }),
-    ...causeFindings(ctx, { subject, evidence, storageUri, component: 'predictor' }),
+    ...causeFindings(ctx, {
+      subject,
+      source: { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)', lines: splitLogLines(message) },
+      pods: [],
+      storageUri,
+      component: 'predictor',
+    }),
   ];
 }

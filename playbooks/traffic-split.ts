@@ -48,7 +48,7 @@ export const trafficSplit: Playbook = {
     }
 
     for (const ksvc of services) {
-      const canary = failingCanary(ksvc, services, revisions, percent);
+      const canary = failingCanary(ksvc, services, revisions, pods, percent);
       if (canary) out.push(await canaryFinding(ctx, canary, pods, percent));
     }
     return out;
@@ -62,16 +62,27 @@ interface FailingCanary {
   previous: string;
 }
 
-function failingCanary(ksvc: KnativeService, services: KnativeService[], revisions: Revision[], percent: number | undefined): FailingCanary | undefined {
+/** A revision whose pods exist, none ready, and at least one failing (crash loop, init crash loop, …). */
+function podsFailing(pods: V1Pod[], revision: string | undefined): boolean {
+  const own = pods.filter((p) => revisionOfPod(p) === revision);
+  const ready = own.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  return own.length > 0 && !ready && own.some((p) => containerFailures(p).length > 0);
+}
+
+function failingCanary(ksvc: KnativeService, services: KnativeService[], revisions: Revision[], pods: V1Pod[], percent: number | undefined): FailingCanary | undefined {
   const latestCreated = ksvc.status?.latestCreatedRevisionName;
   const latestReady = ksvc.status?.latestReadyRevisionName;
-  // v1beta1: canaryTrafficPercent with a new revision that is not ready while the previous one serves
+  // v1beta1: canaryTrafficPercent with a new revision that is not ready (or whose pods all fail) while the previous one serves
   if (percent !== undefined && latestCreated && latestReady && latestCreated !== latestReady) {
     const canary = revisions.find((r) => r.metadata.name === latestCreated);
-    if (canary && !isReady(canary)) return { ksvc, canary, canaryName: latestCreated, previous: latestReady };
+    if (canary && (!isReady(canary) || podsFailing(pods, latestCreated))) return { ksvc, canary, canaryName: latestCreated, previous: latestReady };
   }
-  // v1alpha2: a "-canary" Knative Service that is not ready next to a ready default one
-  if (/-canary$/.test(ksvc.metadata.name) && !isReady(ksvc)) {
+  if (percent !== undefined && latestCreated) {
+    const previous = (ksvc.status?.traffic ?? []).find((t) => (t.percent ?? 0) > 0 && t.revisionName && t.revisionName !== latestCreated)?.revisionName;
+    if (previous && podsFailing(pods, latestCreated)) return { ksvc, canary: revisions.find((r) => r.metadata.name === latestCreated), canaryName: latestCreated, previous };
+  }
+  // v1alpha2: a "-canary" Knative Service, not ready or with all its pods failing, next to a ready default one
+  if (/-canary$/.test(ksvc.metadata.name) && (!isReady(ksvc) || podsFailing(pods, latestCreated))) {
     const defaultSvc = services.find((s) => s.metadata.name === ksvc.metadata.name.replace(/-canary$/, '-default'));
     if (defaultSvc && isReady(defaultSvc)) {
       const canary = revisions.find((r) => r.metadata.name === latestCreated);

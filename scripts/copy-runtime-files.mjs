@@ -1,7 +1,9 @@
-// After tsc: copy the plain-JavaScript modules the compiled benchmarks import; make the bin executable.
+// After tsc: copy the files the compiled code reads at run time that tsc does not emit: the plain
+// JavaScript modules the compiled benchmarks import, and the shipped signature catalog (YAML); and
+// make the bin executable, as npm makes it when it installs the package (for a PATH entry pointing here).
 import { chmodSync, cpSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/test/support', { recursive: true });
 cpSync('test/support/redis-process.mjs', 'dist/test/support/redis-process.mjs');
-// the bin is executable, as npm makes it when it installs the package (for a PATH entry pointing here)
+cpSync('playbooks/signatures', 'dist/playbooks/signatures', { recursive: true });
 chmodSync('dist/src/cli/isvc-doctor.js', 0o755);

@@ -6,6 +6,7 @@
  * This is the only module that reads the environment; it imports nothing from the domain.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { CodedError } from './core/coded-error.js';
@@ -35,9 +36,11 @@ export interface DiagnosisConfig {
   knativeNamespace: string;
   /** Cap of an offered memory raise, bytes (the bot's `remediation.maxMemory`, so the report offers what a proposal applies). */
   maxMemoryBytes: number;
+  /** A team's signature files (absolute paths), consulted before the shipped ones; loaded and checked at start. */
+  signatureFiles: string[];
 }
 
-export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY };
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY, signatureFiles: [] };
 const slackId = z.string().regex(/^[A-Z0-9][A-Z0-9_-]*$/i, 'expected a Slack id like C0123ABCD');
 const duration = z
   .union([z.string(), z.number()], { errorMap: () => ({ message: 'expected a duration like 5m' }) })
@@ -99,6 +102,8 @@ export const fileConfigSchema = z
       .object({
         links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
         knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
+        /** A team's signature files (relative to the config file), consulted before the shipped ones. */
+        signatures: z.array(z.string().min(1, 'expected a file path')).default([]),
       })
       .strict()
       .default({}),
@@ -157,8 +162,8 @@ function describeIssue(error: z.ZodError, prefix: string): string {
   return `${prefix}: ${key}: ${message}`;
 }
 
-/** Validates an already-parsed config object and an environment. */
-export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
+/** Validates an already-parsed config object and an environment; signature files are read relative to `baseDir`. */
+export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = process.cwd()): AppConfig {
   const file = fileConfigSchema.safeParse(raw ?? {});
   if (!file.success) throw new ConfigError(describeIssue(file.error, 'config'));
   const e = envSchema.safeParse(env);
@@ -187,7 +192,12 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv): AppConfig {
     },
     namespaces: f.namespaces ?? null,
     queue: f.queue,
-    diagnosis: { links: f.diagnosis.links, knativeNamespace: f.diagnosis.knativeNamespace, maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes },
+    diagnosis: {
+      links: f.diagnosis.links,
+      knativeNamespace: f.diagnosis.knativeNamespace,
+      maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
+      signatureFiles: f.diagnosis.signatures.map((s) => path.resolve(baseDir, s)),
+    },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
       signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,
@@ -223,7 +233,7 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }
-  const config = buildConfig(raw, options.env ?? process.env);
+  const config = buildConfig(raw, options.env ?? process.env, options.file ? path.dirname(path.resolve(options.file)) : process.cwd());
   return { ...config, podNamespace: serviceAccountNamespace() ?? config.podNamespace };
 }
 

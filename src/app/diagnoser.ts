@@ -8,6 +8,7 @@ import type { DiagnosisConfig } from '../config.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { runDiagnosis, type DiagnoseOptions } from '../diagnosis/run-diagnosis.js';
 import type { Report } from '../findings/types.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 
 export type Diagnoser = (target: TargetRef, signal?: AbortSignal) => Promise<Report>;
 
@@ -16,6 +17,7 @@ export function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: Dia
   return runDiagnosis(ALL_PLAYBOOKS, kubeConfig, target, options);
 }
 
-export function createDiagnoser(kubeConfig: KubeConfig, config: DiagnosisConfig): Diagnoser {
-  return (target, signal) => diagnose(kubeConfig, target, { config, ...(signal ? { signal } : {}) });
+/** `signatures`: the catalog with the config's files (loaded once, at start). */
+export function createDiagnoser(kubeConfig: KubeConfig, config: DiagnosisConfig, signatures?: SignatureCatalog): Diagnoser {
+  return (target, signal) => diagnose(kubeConfig, target, { config, ...(signatures ? { signatures } : {}), ...(signal ? { signal } : {}) });
 }

@@ -14,6 +14,8 @@ import type { AppConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { closeWorker } from './close-worker.js';
 import { createDiagnoser } from './diagnoser.js';
 import { startMetricsServer } from './metrics-server.js';
@@ -36,6 +38,8 @@ export interface ServeOptions {
   incidents?: { refreshDelayMs?: number; identity?: string };
   /** The clock of proposal expiry and of the readiness cache (tests move it instead of sleeping). */
   now?: () => number;
+  /** The signature catalog with the config's files (`serve` loads and checks it before starting); loaded here when absent. */
+  signatures?: SignatureCatalog;
 }
 
 export interface RunningServe {
@@ -70,7 +74,7 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
   observeQueue(metrics, queue);
-  const diagnose = createDiagnoser(kubeConfig, config.diagnosis);
+  const diagnose = createDiagnoser(kubeConfig, config.diagnosis, options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles));
   const slack = createSlackSide(config, metrics, logger);
   const remediation = createRemediationDeps({
     config,

@@ -57,6 +57,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     load: async () => (await import('./simulate-command.js')).runSimulateCommand,
   },
   {
+    name: 'signatures',
+    usage: 'isvc-doctor signatures test [FILE...]',
+    load: async () => (await import('./signatures-command.js')).runSignaturesCommand,
+  },
+  {
     name: 'serve',
     usage: 'isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]',
     summary: 'run the Slack bot, the diagnosis workers and the unready-watcher (docs/bot.md)',

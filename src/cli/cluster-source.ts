@@ -11,6 +11,9 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import type { DiagnosisConfig } from '../config.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
+import { SignatureError } from '../signatures/signature-error.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
 import { diagnosisConfigFrom } from './diagnosis-config-from.js';
@@ -37,6 +40,8 @@ export interface OpenCluster {
   defaultNamespace: string;
   /** The `diagnosis:` config (--config FILE, else the snapshot's config.yaml). */
   config: Partial<DiagnosisConfig>;
+  /** The log signatures: the config's files (checked before anything starts), then the shipped ones. */
+  signatures: SignatureCatalog;
   close(): Promise<void>;
 }
 
@@ -55,12 +60,24 @@ export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
   if (flags.snapshot) {
     const snapshot = await loadSnapshot(flags.snapshot);
     if (!flags.config && snapshot.config !== undefined) config = diagnosisConfigFrom(snapshot.config, path.join(flags.snapshot, 'config.yaml'));
+    const signatures = signaturesOf(config);
     const simulator = await startSimulator({ snapshot, port: 0 });
-    return { kubeConfig: kubeConfigForServer(simulator.url), defaultNamespace: 'default', config, close: () => simulator.close() };
+    return { kubeConfig: kubeConfigForServer(simulator.url), defaultNamespace: 'default', config, signatures, close: () => simulator.close() };
   }
+  const signatures = signaturesOf(config);
   const kubeConfig = cliKubeConfig(flags);
   const namespace = kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace;
-  return { kubeConfig, defaultNamespace: namespace || 'default', config, close: async () => undefined };
+  return { kubeConfig, defaultNamespace: namespace || 'default', config, signatures, close: async () => undefined };
+}
+
+/** The catalog with a config's signature files; a bad file is bad input (exit 2, one line). */
+function signaturesOf(config: Partial<DiagnosisConfig>): SignatureCatalog {
+  try {
+    return signatureCatalog(config.signatureFiles ?? []);
+  } catch (error) {
+    if (error instanceof SignatureError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The kubeconfig and context a command uses; UsageError when either does not exist or names a missing cluster. */

@@ -46,7 +46,7 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
 export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   const cluster = await openCluster(args);
   try {
-    return await diagnose(cluster.kubeConfig, { namespace: args.namespace ?? cluster.defaultNamespace, name: args.name }, { config: cluster.config });
+    return await diagnose(cluster.kubeConfig, { namespace: args.namespace ?? cluster.defaultNamespace, name: args.name }, { config: cluster.config, signatures: cluster.signatures });
   } finally {
     await cluster.close();
   }

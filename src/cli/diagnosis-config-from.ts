@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { DiagnosisConfig, LinkTemplate } from '../config.js';
 import { parseMemory } from '../core/memory-quantity.js';
 import { UsageError } from './usage-error.js';
@@ -14,7 +15,7 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
   const section = (raw as { diagnosis?: unknown } | null)?.diagnosis;
   if (section === undefined || section === null) return cap;
   if (typeof section !== 'object') throw new UsageError(`${file}: diagnosis: expected a mapping`);
-  const { links, knativeNamespace } = section as { links?: unknown; knativeNamespace?: unknown };
+  const { links, knativeNamespace, signatures } = section as { links?: unknown; knativeNamespace?: unknown; signatures?: unknown };
   const out: Partial<DiagnosisConfig> = { ...cap };
   if (links !== undefined) {
     if (!Array.isArray(links) || !links.every((l) => l && typeof l.name === 'string' && typeof l.url === 'string')) {
@@ -25,6 +26,10 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
   if (knativeNamespace !== undefined) {
     if (typeof knativeNamespace !== 'string') throw new UsageError(`${file}: diagnosis.knativeNamespace: expected a string`);
     out.knativeNamespace = knativeNamespace;
+  }
+  if (signatures !== undefined) {
+    if (!Array.isArray(signatures) || !signatures.every((f) => typeof f === 'string' && f !== '')) throw new UsageError(`${file}: diagnosis.signatures: expected a list of file paths`);
+    out.signatureFiles = (signatures as string[]).map((f) => path.resolve(path.dirname(path.resolve(file)), f));
   }
   return out;
 }

@@ -7,6 +7,8 @@ import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { signatureCatalog } from '../signatures/load-signatures.js';
+import { SignatureError } from '../signatures/signature-error.js';
 import { errorMessage } from '../core/error-message.js';
 import { usageOf } from './cli-commands.js';
 
@@ -45,9 +47,11 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   let bot;
   try {
     const config = loadConfig({ file: args.config ?? null });
-    bot = await startServe({ config, role: args.role });
+    // a team's signature files are checked before anything starts
+    const signatures = signatureCatalog(config.diagnosis.signatureFiles);
+    bot = await startServe({ config, role: args.role, signatures });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof SignatureError) {
       process.stderr.write(`isvc-doctor: ${error.message}\n`);
       return 2;
     }

@@ -6,12 +6,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { diagnose } from '../app/diagnoser.js';
-import type { DiagnosisConfig } from '../config.js';
 import { nameError } from '../core/names.js';
 import { listIsvcStatus, type IsvcStatus } from '../diagnosis/list-isvc-status.js';
 import { usageOf } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
-import { checkClusterFlags, CLUSTER_OPTIONS, openCluster, type ClusterFlags } from './cluster-source.js';
+import { checkClusterFlags, CLUSTER_OPTIONS, openCluster, type ClusterFlags, type OpenCluster } from './cluster-source.js';
 import { jsonToYaml, parseOutputFormat, type OutputFormat } from './output-format.js';
 import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
@@ -43,12 +42,12 @@ function parseStatusArgs(argv: string[]): StatusArgs {
 }
 
 /** The root cause of each service that is not Ready, CONCURRENCY diagnoses at a time. */
-async function withRootCauses(kubeConfig: KubeConfig, items: IsvcStatus[], config: Partial<DiagnosisConfig>): Promise<StatusRow[]> {
+async function withRootCauses(kubeConfig: KubeConfig, items: IsvcStatus[], options: Pick<OpenCluster, 'config' | 'signatures'>): Promise<StatusRow[]> {
   const rows: StatusRow[] = items.map((i) => ({ ...i, rootCause: null }));
   const pending = rows.filter((r) => r.ready !== true);
   const worker = async () => {
     for (let row = pending.shift(); row; row = pending.shift()) {
-      row.rootCause = (await diagnose(kubeConfig, { namespace: row.namespace, name: row.name }, { config })).rootCause;
+      row.rootCause = (await diagnose(kubeConfig, { namespace: row.namespace, name: row.name }, { config: options.config, signatures: options.signatures })).rootCause;
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
@@ -76,7 +75,7 @@ export async function runStatusCommand(argv: string[], io: CliIo = { stdout: pro
   let rows: StatusRow[];
   const namespace = args.allNamespaces ? null : (args.namespace ?? cluster.defaultNamespace);
   try {
-    rows = await withRootCauses(cluster.kubeConfig, await listIsvcStatus(cluster.kubeConfig, namespace), cluster.config);
+    rows = await withRootCauses(cluster.kubeConfig, await listIsvcStatus(cluster.kubeConfig, namespace), cluster);
   } finally {
     await cluster.close();
   }

@@ -20,13 +20,13 @@ export async function readContainerLog(
   namespace: string,
   pod: string,
   container: string,
-  options: { preferPrevious?: boolean } & ExcerptOptions = {},
+  options: { preferPrevious?: boolean; head?: boolean; currentOnly?: boolean } & ExcerptOptions = {},
 ): Promise<ContainerLog> {
   const ref = refOf('Pod', namespace, pod);
-  const order = options.preferPrevious ? [true, false] : [false, true];
+  const order = options.currentOnly ? [false] : options.preferPrevious ? [true, false] : [false, true];
   try {
     for (const previous of order) {
-      const text = await ctx.reader.podLog(namespace, pod, container, { previous });
+      const text = await ctx.reader.podLog(namespace, pod, container, { previous, ...(options.head && !previous ? { head: true } : {}) });
       if (text && text.trim() !== '') {
         const excerpt = excerptLog(text, options);
         return {

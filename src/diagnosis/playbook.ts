@@ -4,6 +4,7 @@ import type { Finding } from '../findings/types.js';
 import type { ClusterReader } from '../kube/cluster-reader.js';
 import type { CustomResource } from '../kube/resources.js';
 import type { InferenceServiceObject } from '../kube/schemas.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 
 /** The InferenceService under diagnosis, as found in the cluster. */
 export interface DiagnosisTarget {
@@ -21,6 +22,8 @@ export interface DiagnosisContext {
   /** Read-only, memoised per diagnosis. */
   reader: ClusterReader;
   config: DiagnosisConfig;
+  /** Log, condition and event patterns that map to findings. */
+  signatures: SignatureCatalog;
   signal: AbortSignal;
   now: () => Date;
 }

@@ -1,6 +1,6 @@
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { apiGroupOf } from '../kube/inference-service-view.js';
-import { ownedNamePrefixes, podsNamedFor } from '../kube/pod-labels.js';
+import { ownedNamePrefixes, podsNamedFor, revisionOfPod } from '../kube/pod-labels.js';
 import { inferenceServiceLabel } from '../kube/resources.js';
 import type { KnativeService, KubeObject, Revision } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
@@ -78,4 +78,18 @@ export async function eventsOf(ctx: DiagnosisContext): Promise<CoreV1Event[]> {
 export function eventTime(e: CoreV1Event): number {
   const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp;
   return t ? new Date(t as unknown as string).getTime() : 0;
+}
+
+/**
+ * The deployment mode: the annotation or status when they say, else what the cluster shows (a
+ * cluster-wide default in inferenceservice-config leaves no trace on the service): Knative
+ * Services for it mean Serverless, pods without a Knative revision mean RawDeployment.
+ */
+export async function deploymentModeOf(ctx: DiagnosisContext): Promise<'Serverless' | 'RawDeployment' | 'ModelMesh'> {
+  const isvc = ctx.target.isvc;
+  const said = isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ?? isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode'] ?? (isvc.status as { deploymentMode?: unknown } | undefined)?.deploymentMode;
+  if (said === 'RawDeployment' || said === 'ModelMesh' || said === 'Serverless') return said;
+  const [services, pods] = await Promise.all([knativeServicesOf(ctx).catch(() => []), podsOf(ctx).catch(() => [])]);
+  if (services.length > 0) return 'Serverless';
+  return pods.length > 0 && pods.every((p) => !revisionOfPod(p)) ? 'RawDeployment' : 'Serverless';
 }

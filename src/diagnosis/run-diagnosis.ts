@@ -15,6 +15,9 @@ import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedR
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import { cutLine } from '../logs/cut-line.js';
+import { shippedSignatures } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
+import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
@@ -24,6 +27,8 @@ export const RUNNER_CODES = ['ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'C
 
 export interface DiagnoseOptions {
   config?: Partial<DiagnosisConfig>;
+  /** The signature catalog (a team's files, then the shipped ones); the shipped ones when absent. */
+  signatures?: SignatureCatalog;
   signal?: AbortSignal;
   now?: () => Date;
 }
@@ -31,7 +36,7 @@ export interface DiagnoseOptions {
 /** Findings as a report carries them: ordered (root cause first), each with its next step, redacted. */
 function finish(findings: Finding[], next: NextStepContext): Finding[] {
   // redacted before the title is cut, so a cut never leaves part of a secret behind
-  return orderFindings(findings).map((f) => {
+  return withCanaryCause(orderFindings(findings)).map((f) => {
     const redacted = redactFinding(withNextStep(f, next));
     return { ...redacted, title: oneLine(redacted.title) };
   });
@@ -68,6 +73,7 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     target: { ...target, resource: found.resource, apiVersion, isvc: found.object },
     reader,
     config,
+    signatures: options.signatures ?? shippedSignatures(),
     signal: options.signal ?? new AbortController().signal,
     now,
   };
@@ -79,6 +85,7 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     else if (result.reason instanceof ClusterUnreachableError) findings.push(checkFailed(playbook, result.reason, target));
     else if (!(result.reason instanceof ForbiddenError)) findings.push(checkFailed(playbook, result.reason, target));
   });
+  await reader.settled();
   findings.push(...forbiddenFindings(reader.denied(), target));
 
   const ready = isReady(found.object);
@@ -90,16 +97,42 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
   return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
 }
 
-/** One finding per code and revision/subject: evidence from several playbooks about the same thing is merged. */
+/**
+ * One finding per code and scope: evidence from several playbooks about the same thing is merged
+ * (a finding without a revision joins the one of the same code and component that has one, e.g.
+ * KServe's modelStatus and the model server's own log line).
+ */
 function mergeDuplicates(findings: Finding[]): Finding[] {
-  const byKey = new Map<string, Finding>();
+  const out: Finding[] = [];
   for (const f of findings) {
-    const key = `${f.code}|${f.component ?? ''}|${f.revision ?? f.subject}`;
-    const seen = byKey.get(key);
-    if (!seen) byKey.set(key, f);
-    else byKey.set(key, { ...seen, evidence: [...seen.evidence, ...f.evidence], remediation: seen.remediation ?? f.remediation });
+    const i = out.findIndex((g) => g.code === f.code && sameThing(g, f));
+    if (i < 0) out.push(f);
+    else out[i] = merge(out[i]!, f);
   }
-  return [...byKey.values()];
+  return out;
+}
+
+function sameThing(a: Finding, b: Finding): boolean {
+  if ((a.component ?? '') !== (b.component ?? '') && a.component && b.component) return false;
+  if (a.revision && b.revision) return a.revision === b.revision;
+  if (!a.revision && !b.revision) {
+    if (a.subject === b.subject) return (a.component ?? '') === (b.component ?? '');
+    // KServe's report on the InferenceService and a pod's own line about the same component
+    return Boolean(a.component && a.component === b.component && [a.subject, b.subject].some((s) => s.startsWith('InferenceService ')));
+  }
+  return Boolean(a.component && b.component);
+}
+
+function merge(a: Finding, b: Finding): Finding {
+  const [base, other] = b.revision && !a.revision ? [b, a] : [a, b];
+  const explains = [...new Set([...(base.explains ?? []), ...(other.explains ?? [])])];
+  return {
+    ...base,
+    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => JSON.stringify(b) === JSON.stringify(e)))],
+    remediation: base.remediation ?? other.remediation,
+    ...(base.next ?? other.next ? { next: base.next ?? other.next } : {}),
+    ...(explains.length ? { explains } : {}),
+  };
 }
 
 function forbiddenFindings(denied: DeniedRequest[], target: TargetRef): Finding[] {
@@ -125,12 +158,14 @@ async function notFoundFinding(reader: ClusterReader, target: TargetRef): Promis
     names = [];
   }
   const close = closeNames(target.name, names);
-  const groups = INFERENCE_SERVICE_VERSIONS.map((r) => `${r.group}/${r.version}`).join(', ');
+  const versions = await reader.inferenceServiceVersions().catch(() => [...INFERENCE_SERVICE_VERSIONS]);
+  const groups = versions.map((r) => `${r.group}/${r.version}`).join(', ');
   return finding('ISVC_NOT_FOUND', {
     subject: refOf('InferenceService', target.namespace, target.name),
     title: `No InferenceService "${target.name}" in namespace ${target.namespace}${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
     evidence: [
       { kind: 'field', ref: `Namespace ${target.namespace}`, text: `searched namespace ${target.namespace} under ${groups}` },
+      { kind: 'note', ref: `Namespace ${target.namespace}`, text: `${versions[0] ? `${versions[0].plural}.${versions[0].group}` : 'inferenceservices'} "${target.name}" not found` },
       { kind: 'field', ref: `Namespace ${target.namespace}`, text: close.length ? `close names that exist: ${close.join(', ')}` : `InferenceServices there: ${names.slice(0, 20).join(', ') || 'none'}` },
     ],
   });

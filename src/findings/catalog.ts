@@ -46,6 +46,8 @@ const NOT_READY = ['REVISION_MISSING', 'ISVC_NOT_READY'] as const;
 const INGRESS = ['INGRESS_NOT_CONFIGURED', 'ISVC_NOT_READY'] as const;
 const POD_LEVEL = [
   'NO_SUPPORTING_RUNTIME',
+  'RUNTIME_UNSUPPORTED_MODEL',
+  'STORAGE_INITIALIZER_NOT_INJECTED',
   'STORAGE_URI_NOT_FOUND',
   'STORAGE_ACCESS_DENIED',
   'MODEL_FILE_MISSING',
@@ -90,7 +92,7 @@ const table = {
     title: 'No serving runtime supports the model format',
     when: 'no ServingRuntime / ClusterServingRuntime supports the model format',
     evidence: 'model format; runtimes found',
-    explains: [...NOT_READY, 'MODEL_LOAD_FAILED'],
+    explains: [...NOT_READY, 'MODEL_LOAD_FAILED', 'CONTROLLER_RECONCILE_FAILED'],
     next: (c, f) => `kubectl get clusterservingruntimes; kubectl get servingruntimes -n ${c.namespace}: install a runtime for the model format, or ${edit(c, `set ${c.fieldPath(f.component, 'runtime')} to one that supports it`)}`,
   },
   RUNTIME_UNSUPPORTED_MODEL: {
@@ -106,7 +108,7 @@ const table = {
     title: 'Model not found at the storage URI',
     when: 'the storage-initializer fails because the model path does not exist',
     evidence: "storageUri; the init container's log excerpt",
-    explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED'],
+    explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED', 'MODEL_FILE_MISSING'],
     next: (c, f) => edit(c, `set ${c.fieldPath(f.component, 'storageUri')} to a path that exists`),
   },
   STORAGE_ACCESS_DENIED: {
@@ -173,6 +175,15 @@ const table = {
     explains: NOT_READY,
     next: (c, f) => `kubectl describe pod ${podOf(c, f)} -n ${c.namespace} names what no node has: add that capacity, or ${edit(c, `lower ${c.fieldPath(f.component, 'resources')}.requests or relax its nodeSelector / tolerations`)}`,
   },
+  // a webhook's refusal is why the object it refused (a VirtualService, a Knative Service) is missing
+  ADMISSION_DENIED: {
+    severity: 'error',
+    title: 'An admission webhook denied an object',
+    when: 'an admission webhook denied an object the controller creates for this service (Knative Service, VirtualService, Ingress)',
+    evidence: 'the webhook, the object, the denial message',
+    explains: [...NOT_READY, 'CONTROLLER_RECONCILE_FAILED', 'INGRESS_NOT_CONFIGURED', 'VIRTUALSERVICE_MISSING', 'GATEWAY_MISSING'],
+    next: (c) => `kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations: change what the webhook refused (its message is in the evidence) in inferenceservice ${c.name} -n ${c.namespace}, or the webhook's policy`,
+  },
   PROBE_BLOCKED_BY_AUTH: {
     severity: 'error',
     title: 'Ingress probes blocked by auth on the gateway',
@@ -202,16 +213,9 @@ const table = {
     title: 'A VirtualService on the request path is missing',
     when: "a VirtualService on the request path (top-level or Knative's) is missing",
     evidence: 'which hop of the request flow',
-    explains: INGRESS,
+    // the controller's error says why it could not create it
+    explains: [...INGRESS, 'CONTROLLER_RECONCILE_FAILED'],
     next: (c) => `kubectl get virtualservices -n ${c.namespace}: the controller creates it; its logs say why it did not (kubectl logs -n kserve deploy/kserve-controller-manager | grep ${c.name})`,
-  },
-  ADMISSION_DENIED: {
-    severity: 'error',
-    title: 'An admission webhook denied an object',
-    when: 'an admission webhook denied an object the controller creates for this service (Knative Service, VirtualService, Ingress)',
-    evidence: 'the webhook, the object, the denial message',
-    explains: [...NOT_READY, 'CONTROLLER_RECONCILE_FAILED', 'INGRESS_NOT_CONFIGURED', 'VIRTUALSERVICE_MISSING'],
-    next: (c) => `kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations: change what the webhook refused (its message is in the evidence) in inferenceservice ${c.name} -n ${c.namespace}, or the webhook's policy`,
   },
   STORAGE_INIT_FAILED: {
     severity: 'error',
@@ -236,7 +240,7 @@ const table = {
   MODEL_LOAD_FAILED: {
     severity: 'error',
     title: 'The runtime failed to load the model',
-    when: 'the runtime reports the model failed to load (`modelStatus` FailedToLoad, `ModelLoadFailed`)',
+    when: 'the runtime reports the model failed to load (`modelStatus` FailedToLoad, `ModelLoadFailed`), or the model server logs it (a signature); a server that logged it before exiting explains its crash loop',
     evidence: 'the reported reason and message',
     explains: [...NOT_READY, 'READINESS_PROBE_FAILING'],
     next: (c) => `kubectl get inferenceservice ${c.name} -n ${c.namespace} -o jsonpath='{.status.modelStatus}' and kubectl logs -n ${c.namespace} -l ${c.podSelector}: fix the model or its format that the runtime refuses`,

@@ -11,8 +11,8 @@ export function finding(
     remediation?: Remediation | null;
     component?: string;
     revision?: string;
-    /** A next step more specific than the catalog's (the exact command with this case's details). */
     next?: string;
+    explains?: FindingCode[];
   },
 ): Finding {
   return {
@@ -25,5 +25,6 @@ export function finding(
     ...(fields.component ? { component: fields.component } : {}),
     ...(fields.revision ? { revision: fields.revision } : {}),
     ...(fields.next ? { next: fields.next } : {}),
+    ...(fields.explains?.length ? { explains: fields.explains } : {}),
   };
 }

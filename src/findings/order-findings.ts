@@ -1,7 +1,9 @@
 /**
  * Orders findings so the root cause comes first (the most specific error whose evidence explains
  * the others, by the catalog's order and `explains`) and marks the findings it explains as its
- * consequences.
+ * consequences. A finding may explain more than its code does (`Finding.explains`: a model-load
+ * failure the model server logged before exiting explains that container's crash loop): it moves
+ * before the first finding it explains.
  */
 import { CATALOG, specificityRank } from './catalog.js';
 import type { Finding } from './types.js';
@@ -15,10 +17,25 @@ function sameScope(a: Finding, b: Finding): boolean {
   return true;
 }
 
+function explains(g: Finding, f: Finding): boolean {
+  return g.code !== f.code && (CATALOG[g.code].explains.includes(f.code) || (g.explains ?? []).includes(f.code)) && sameScope(g, f);
+}
+
+/** A finding that explains others by its own evidence moves before the first of them. */
+function hoistExplaining(ordered: Finding[]): Finding[] {
+  const out = [...ordered];
+  for (const f of ordered.filter((x) => x.explains?.length)) {
+    const at = out.indexOf(f);
+    const first = out.findIndex((g, i) => i < at && (f.explains ?? []).includes(g.code) && sameScope(f, g));
+    if (first >= 0) out.splice(first, 0, ...out.splice(at, 1));
+  }
+  return out;
+}
+
 export function orderFindings(findings: readonly Finding[]): Finding[] {
-  const ordered = [...findings].sort((a, b) => specificityRank(a.code) - specificityRank(b.code) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  const ordered = hoistExplaining([...findings].sort((a, b) => specificityRank(a.code) - specificityRank(b.code) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]));
   return ordered.map((f, i) => {
-    const cause = ordered.slice(0, i).find((g) => g.code !== f.code && CATALOG[g.code].explains.includes(f.code) && sameScope(g, f));
+    const cause = ordered.slice(0, i).find((g) => explains(g, f));
     return cause ? { ...f, consequenceOf: cause.code } : f;
   });
 }

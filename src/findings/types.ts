@@ -61,8 +61,13 @@ export interface Finding {
   revision?: string;
   /** The playbook that produced it. */
   playbook?: string;
-  /** The step a person takes next: the exact field to edit or command to run, with this service's names (from the catalog unless the playbook gave a more specific one). */
+  /** The step a person takes next: the exact field to edit or command to run, with this service's names. */
   next?: string;
+  /**
+   * Codes this finding explains beyond what its code explains (e.g. a model-load failure the model
+   * server logged before exiting explains that container's crash loop); it is ranked before them.
+   */
+  explains?: FindingCode[];
 }
 
 export interface DiagnosisStats {

@@ -1,4 +1,5 @@
 import {
+  ApisApi,
   AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
@@ -13,6 +14,8 @@ export interface KubeClients {
   core: CoreV1Api;
   apps: AppsV1Api;
   custom: CustomObjectsApi;
+  /** Discovery: the API groups and versions the cluster serves. */
+  apis: ApisApi;
   kubeConfig: KubeConfig;
   /** HTTP requests sent through these clients so far. */
   requestCount(): number;
@@ -42,6 +45,7 @@ export function makeKubeClients(kubeConfig: KubeConfig): KubeClients {
     core: new CoreV1Api(configuration),
     apps: new AppsV1Api(configuration),
     custom: new CustomObjectsApi(configuration),
+    apis: new ApisApi(configuration),
     kubeConfig,
     requestCount: () => count,
   };

@@ -1,19 +1,21 @@
-import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
+import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Namespace, V1Pod, V1ResourceQuota, V1Service } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { KubeClients } from './client.js';
 import { ClusterUnreachableError, ForbiddenError, type DeniedRequest } from './errors.js';
 import {
   CLUSTER_SERVING_RUNTIME,
   INFERENCE_SERVICE_VERSIONS,
-  ISTIO_AUTHORIZATION_POLICY,
+  AUTHORIZATION_POLICIES,
   ISTIO_CLUSTER_RBAC_CONFIG,
   ISTIO_GATEWAY,
   ISTIO_VIRTUAL_SERVICE,
-  KNATIVE_REVISION,
-  KNATIVE_SERVICE,
+  KNATIVE_REVISIONS,
+  KNATIVE_SERVICES,
   SERVING_RUNTIME,
   type CustomResource,
+  type VersionedResource,
 } from './resources.js';
+import { cachedServedGroups, firstServed, rememberServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
 import {
   inferenceServiceSchema,
   knativeServiceSchema,
@@ -35,11 +37,14 @@ export interface LogOptions {
   previous?: boolean;
   tailLines?: number;
   limitBytes?: number;
+  /** Read the start of the log (limitBytes from the first line, no tailLines): where a server logs how its start went. */
+  head?: boolean;
 }
 
-/** Pod logs are always read bounded: a diagnosis needs the end of a log, never all of it. */
+/** Pod logs are always read bounded: a diagnosis needs the end of a log (or its start), never all of it. */
 export const DEFAULT_LOG_TAIL_LINES = 400;
 export const DEFAULT_LOG_LIMIT_BYTES = 256 * 1024;
+export const HEAD_LOG_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Read-only access to the cluster for one diagnosis. Every read is memoised (playbooks running
@@ -62,61 +67,156 @@ export class ClusterReader {
     return this.clients.requestCount();
   }
 
-  /** The InferenceService under any supported API version (asked concurrently), preferring the newest. */
-  inferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
-    return this.once(`isvc/${namespace}/${name}`, async () => {
-      const found = await Promise.all(
-        INFERENCE_SERVICE_VERSIONS.map((resource) =>
-          this.getCustom(resource, namespace, name, inferenceServiceSchema),
-        ),
-      );
-      const index = found.findIndex((o) => o !== null);
-      if (index < 0) return null;
-      return { resource: INFERENCE_SERVICE_VERSIONS[index]!, object: found[index]! };
+  /**
+   * Resolves once every read started so far has answered (a check that failed on one read leaves
+   * its other reads running): a diagnosis returns with no request in flight.
+   */
+  async settled(): Promise<void> {
+    for (let seen = -1; seen !== this.memo.size; ) {
+      seen = this.memo.size;
+      await Promise.allSettled([...this.memo.values()]);
+    }
+  }
+
+  /**
+   * The API groups the cluster serves (discovery, remembered per cluster for a few minutes); null
+   * when discovery is not available, and every read is then tried as if its group were served.
+   */
+  servedGroups(): Promise<ServedGroups | null> {
+    return this.once('discovery', async () => {
+      const cluster = this.clients.kubeConfig.getCurrentCluster()?.server ?? '';
+      const cached = cachedServedGroups(cluster);
+      if (cached) return cached;
+      try {
+        const groups = servedGroupsOf(await this.clients.apis.getAPIVersions());
+        rememberServedGroups(cluster, groups);
+        return groups;
+      } catch {
+        return null;
+      }
     });
   }
 
-  /** InferenceService names in a namespace under every supported API version (for "did you mean"). */
+  /** The InferenceService API versions the cluster serves, most preferred first (all supported ones when discovery is unavailable). */
+  async inferenceServiceVersions(): Promise<CustomResource[]> {
+    const groups = await this.servedGroups();
+    if (!groups) return [...INFERENCE_SERVICE_VERSIONS];
+    return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
+  }
+
+  /**
+   * The InferenceService under any served API version, preferring the newest. The newest version is
+   * asked together with discovery (one round trip on a KServe cluster, even before discovery is
+   * remembered); the versions discovery says are served are asked next only when it is not there.
+   */
+  inferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
+    return this.once(`isvc/${namespace}/${name}`, async () => {
+      const known = cachedServedGroups(this.clients.kubeConfig.getCurrentCluster()?.server ?? '');
+      const newest = INFERENCE_SERVICE_VERSIONS[0]!;
+      let versions: CustomResource[];
+      if (known) versions = await this.inferenceServiceVersions();
+      else {
+        const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
+        if (first) return { resource: newest, object: first };
+        versions = (await this.inferenceServiceVersions()).filter((r) => r !== newest);
+        if (groups && versions.length === 0) return null;
+      }
+      const found = await Promise.all(versions.map((resource) => this.getCustom(resource, namespace, name, inferenceServiceSchema)));
+      const index = found.findIndex((o) => o !== null);
+      if (index < 0) return null;
+      return { resource: versions[index]!, object: found[index]! };
+    });
+  }
+
+  /** InferenceService names in a namespace under every served API version (for "did you mean"). */
   inferenceServiceNames(namespace: string): Promise<string[]> {
     return this.once(`isvc-names/${namespace}`, async () => {
-      const lists = await Promise.all(
-        INFERENCE_SERVICE_VERSIONS.map((r) => this.listCustom(r, namespace, kubeObjectSchema)),
-      );
+      const versions = await this.inferenceServiceVersions();
+      const lists = await Promise.all(versions.map((r) => this.listCustom(r, namespace, kubeObjectSchema)));
       return [...new Set(lists.flat().map((o) => o.metadata.name))].sort();
     });
   }
 
+  /** Whether the cluster serves an API group; undefined when discovery is unavailable. */
+  async servesGroup(group: string): Promise<boolean | undefined> {
+    const groups = await this.servedGroups();
+    return groups ? groups.versions.has(group) : undefined;
+  }
+
+  /** Knative Services at whichever serving.knative.dev version the cluster serves (v1, v1beta1 or v1alpha1). */
   knativeServices(namespace: string): Promise<KnativeService[]> {
-    return this.listCustom(KNATIVE_SERVICE, namespace, knativeServiceSchema);
+    return this.listVersioned(KNATIVE_SERVICES, namespace, knativeServiceSchema);
   }
 
   revisions(namespace: string): Promise<Revision[]> {
-    return this.listCustom(KNATIVE_REVISION, namespace, revisionSchema);
+    return this.listVersioned(KNATIVE_REVISIONS, namespace, revisionSchema);
+  }
+
+  /**
+   * Any resource, listed at the first of its versions the cluster serves; [] without a request when
+   * the cluster does not serve its group.
+   */
+  listVersioned<T = KubeObject>(resource: VersionedResource, namespace: string | undefined, schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>, labelSelector?: string): Promise<T[]> {
+    return this.once(`listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`, async () => {
+      const groups = await this.servedGroups();
+      const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
+      if (!version) return [];
+      const { group, plural, kind, namespaced } = resource;
+      return this.listCustom({ group, version, plural, kind, namespaced }, namespace, schema, labelSelector);
+    });
+  }
+
+  /** Pods in every namespace that match a label selector (controllers whose namespace varies by install). */
+  podsAllNamespaces(labelSelector: string): Promise<V1Pod[]> {
+    return this.once(`pods/*/${labelSelector}`, () =>
+      this.call({ verb: 'list', resource: 'pods', group: '' }, async () => (await this.clients.core.listPodForAllNamespaces({ labelSelector })).items),
+    );
+  }
+
+  services(namespace: string, labelSelector?: string): Promise<V1Service[]> {
+    return this.once(`services/${namespace}/${labelSelector ?? ''}`, () =>
+      this.call({ verb: 'list', resource: 'services', group: '', namespace }, async () =>
+        (await this.clients.core.listNamespacedService({ namespace, labelSelector })).items,
+      ),
+    );
+  }
+
+  namespace(name: string): Promise<V1Namespace | null> {
+    return this.once(`namespace/${name}`, () =>
+      this.call({ verb: 'get', resource: 'namespaces', group: '' }, () => this.clients.core.readNamespace({ name }), { notFound: null }),
+    );
   }
 
 
-  gateway(namespace: string, name: string): Promise<KubeObject | null> {
+  /** An Istio Gateway; null when it does not exist or the cluster has no Istio networking API. */
+  async gateway(namespace: string, name: string): Promise<KubeObject | null> {
+    if ((await this.servesGroup(ISTIO_GATEWAY.group)) === false) return null;
     return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
   }
 
   virtualServices(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_VIRTUAL_SERVICE, namespace, kubeObjectSchema);
+    return this.listServed(ISTIO_VIRTUAL_SERVICE, namespace);
   }
 
   authorizationPolicies(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_AUTHORIZATION_POLICY, namespace, kubeObjectSchema);
+    return this.listVersioned(AUTHORIZATION_POLICIES, namespace);
   }
 
   clusterRbacConfigs(): Promise<KubeObject[]> {
-    return this.listCustom(ISTIO_CLUSTER_RBAC_CONFIG, undefined, kubeObjectSchema);
+    return this.listServed(ISTIO_CLUSTER_RBAC_CONFIG, undefined);
   }
 
   servingRuntimes(namespace: string): Promise<KubeObject[]> {
-    return this.listCustom(SERVING_RUNTIME, namespace, kubeObjectSchema);
+    return this.listServed(SERVING_RUNTIME, namespace);
   }
 
   clusterServingRuntimes(): Promise<KubeObject[]> {
-    return this.listCustom(CLUSTER_SERVING_RUNTIME, undefined, kubeObjectSchema);
+    return this.listServed(CLUSTER_SERVING_RUNTIME, undefined);
+  }
+
+  /** A single-version resource, listed only when the cluster serves its group. */
+  private listServed(resource: CustomResource, namespace: string | undefined): Promise<KubeObject[]> {
+    return this.listVersioned({ ...resource, versions: [resource.version] }, namespace);
   }
 
   pods(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
@@ -164,9 +264,9 @@ export class ClusterReader {
   /** A container's log (bounded by tailLines/limitBytes); null when there is none (not started, no previous instance). */
   podLog(namespace: string, pod: string, container: string, options: LogOptions = {}): Promise<string | null> {
     const previous = options.previous ?? false;
-    const tailLines = options.tailLines ?? DEFAULT_LOG_TAIL_LINES;
-    const limitBytes = options.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES;
-    return this.once(`log/${namespace}/${pod}/${container}/${previous}/${tailLines}/${limitBytes}`, () =>
+    const tailLines = options.head ? undefined : (options.tailLines ?? DEFAULT_LOG_TAIL_LINES);
+    const limitBytes = options.limitBytes ?? (options.head ? HEAD_LOG_LIMIT_BYTES : DEFAULT_LOG_LIMIT_BYTES);
+    return this.once(`log/${namespace}/${pod}/${container}/${previous}/${tailLines ?? 'head'}/${limitBytes}`, () =>
       this.call(
         { verb: 'get', resource: 'pods/log', group: '', namespace },
         async () => {

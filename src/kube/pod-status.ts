@@ -37,7 +37,8 @@ export function containerFailure(status: V1ContainerStatus, init: boolean): Cont
       exitCode: last?.exitCode,
       restarts,
       message: waiting.message ?? last?.message,
-      fromPrevious: Boolean(last),
+      // while it backs off, the current log is the instance that just exited (--previous the one before)
+      fromPrevious: false,
       waiting: waiting.reason,
     };
   }

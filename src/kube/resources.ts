@@ -26,7 +26,6 @@ export const KNATIVE_SERVICE = cr('serving.knative.dev', 'v1', 'services', 'Serv
 export const KNATIVE_REVISION = cr('serving.knative.dev', 'v1', 'revisions', 'Revision');
 export const ISTIO_GATEWAY = cr('networking.istio.io', 'v1alpha3', 'gateways', 'Gateway');
 export const ISTIO_VIRTUAL_SERVICE = cr('networking.istio.io', 'v1alpha3', 'virtualservices', 'VirtualService');
-export const ISTIO_AUTHORIZATION_POLICY = cr('security.istio.io', 'v1beta1', 'authorizationpolicies', 'AuthorizationPolicy');
 export const ISTIO_CLUSTER_RBAC_CONFIG = cr('rbac.istio.io', 'v1alpha1', 'clusterrbacconfigs', 'ClusterRbacConfig', false);
 export const SERVING_RUNTIME = cr('serving.kserve.io', 'v1alpha1', 'servingruntimes', 'ServingRuntime');
 export const CLUSTER_SERVING_RUNTIME = cr('serving.kserve.io', 'v1alpha1', 'clusterservingruntimes', 'ClusterServingRuntime', false);
@@ -35,3 +34,32 @@ export const CLUSTER_SERVING_RUNTIME = cr('serving.kserve.io', 'v1alpha1', 'clus
 export function inferenceServiceLabel(group: string): string {
   return `${group}/inferenceservice`;
 }
+
+/**
+ * A resource a cluster may serve at one of several versions (Knative Serving 0.x served only
+ * v1alpha1 / v1beta1; clusters before Kubernetes 1.19 no networking.k8s.io/v1 Ingress). The reader
+ * lists it at the first of `versions` the cluster serves (discovery), and not at all when its group
+ * is not served.
+ */
+export interface VersionedResource {
+  group: string;
+  versions: readonly string[];
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+const vr = (group: string, versions: string[], plural: string, kind: string, namespaced = true): VersionedResource => ({ group, versions, plural, kind, namespaced });
+
+export const KNATIVE_SERVICES = vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'services', 'Service');
+export const KNATIVE_REVISIONS = vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'revisions', 'Revision');
+export const DEPLOYMENTS = vr('apps', ['v1'], 'deployments', 'Deployment');
+export const INGRESSES = vr('networking.k8s.io', ['v1', 'v1beta1'], 'ingresses', 'Ingress');
+export const HTTP_ROUTES = vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'httproutes', 'HTTPRoute');
+export const HORIZONTAL_POD_AUTOSCALERS = vr('autoscaling', ['v2', 'v2beta2', 'v1'], 'horizontalpodautoscalers', 'HorizontalPodAutoscaler');
+export const ENVOY_FILTERS = vr('networking.istio.io', ['v1alpha3'], 'envoyfilters', 'EnvoyFilter');
+export const AUTHORIZATION_POLICIES = vr('security.istio.io', ['v1', 'v1beta1'], 'authorizationpolicies', 'AuthorizationPolicy');
+/** Istio <= 1.5 origin authentication (JWT) policies. */
+export const AUTHENTICATION_POLICIES = vr('authentication.istio.io', ['v1alpha1'], 'policies', 'Policy');
+export const SERVICE_ROLE_BINDINGS = vr('rbac.istio.io', ['v1alpha1'], 'servicerolebindings', 'ServiceRoleBinding');
+export const MUTATING_WEBHOOKS = vr('admissionregistration.k8s.io', ['v1', 'v1beta1'], 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false);

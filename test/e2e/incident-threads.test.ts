@@ -169,7 +169,7 @@ it('posts nothing for a service muted with /isvc mute, and again after /isvc unm
   await slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === 'unmute'));
   expect(slack.callsTo('response_url').find((c) => c.responseId === 'unmute')!.body.text).toBe('🔔 Unmuted default/noisy: automatic incident posts are back on.');
   await h.setReady('noisy', true);
-  await h.setReady('noisy', false, 'Noisy');
+  await h.setReady('noisy', false);
   // same root cause as iris' incident, inside the group window: it joins that one
   const irisTs = h.roots()[0]!.response!.ts as string;
   await until(() => h!.updatesOf(irisTs).some((u) => /^🔴 2 InferenceServices not ready/.test(String(u.body.text))), 'noisy joining after unmute');
@@ -291,7 +291,8 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   await h.setReady('iris', false);
   await until(() => h!.roots().length === 1, 'the incident');
   const root = h.roots()[0]!;
-  expect(root.body.text).toMatch(/: ISVC_NOT_READY$/);
+  // Ready=False (RevisionMissing) with no Knative objects to say more: the InferenceService's own RevisionMissing
+  expect(root.body.text).toMatch(/: REVISION_MISSING$/);
   const rootTs = root.response!.ts as string;
   await until(() => h!.threadOf(rootTs).length >= 1, 'the first diagnosis');
   await settled(bot);
@@ -308,7 +309,7 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   // a new Ready reason is: the watcher sees the change, the worker diagnoses again
   await h.setReady('iris', false, 'RevisionFailed');
   await until(() => changedNotes().length === 1, 'the root-cause-changed note');
-  expect(changedNotes()[0]!.body.text).toBe('🔄 Root cause of default/iris changed: ISVC_NOT_READY → STORAGE_URI_NOT_FOUND');
+  expect(changedNotes()[0]!.body.text).toBe('🔄 Root cause of default/iris changed: REVISION_MISSING → STORAGE_URI_NOT_FOUND');
   // the new diagnosis follows in the same thread
   await until(() => h!.threadOf(rootTs).slice(threadBefore).some((c) => /Root cause: `STORAGE_URI_NOT_FOUND`/.test(textOf(c.body))), 'the new diagnosis in the thread');
   // one note only once everything settled, and no new top-level post

@@ -35,6 +35,13 @@ describe('scenarios', () => {
       for (const code of scenario.expect.mustNot) expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({ summary, forbidden: code, has: false });
       if (report.rootCause) expect({ summary, next: Boolean(report.findings[0]!.next) }).toEqual({ summary, next: true });
       if (scenario.expect.rootCause !== undefined) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
+      // the root cause carries its deciding line whole among its evidence, and a next step
+      const root = report.rootCause ? report.findings[0]! : undefined;
+      if (root && scenario.expect.decidingLine) {
+        const shown = root.evidence.flatMap((e) => [e.text ?? '', ...(e.excerpt ?? [])]);
+        expect({ summary, decidingLineShown: shown.some((l) => l.includes(scenario.expect.decidingLine!)) }).toEqual({ summary, decidingLineShown: true });
+      }
+      if (root?.severity === 'error') expect({ summary, next: Boolean(root.next) }).toEqual({ summary, next: true });
       const outputs = [renderJsonReport(report), renderTextReport(report)];
       for (const secret of scenario.expect.mustNotContain) for (const out of outputs) expect(out).not.toContain(secret);
       // the diagnosis reads what the evidence needs, and no more

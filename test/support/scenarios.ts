@@ -12,6 +12,8 @@ export interface ScenarioExpect {
   mustNotContain: string[];
   source?: string;
   summary?: string;
+  /** The line (as the cluster holds it) that decides the root cause. */
+  decidingLine?: string;
 }
 
 export interface Scenario {
@@ -40,6 +42,7 @@ export function listScenarios(): Scenario[] {
           mustNotContain: raw.mustNotContain ?? [],
           source: raw.source,
           summary: raw.summary,
+          ...(raw.decidingLine ? { decidingLine: raw.decidingLine } : {}),
         },
       };
     })

@@ -6,6 +6,7 @@
  * file does not have).
  */
 import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll } from '@jest/globals';
 import path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';

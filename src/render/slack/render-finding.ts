@@ -74,6 +74,8 @@ export function renderFinding(f: Finding, options: FindingRenderOptions): Block[
     blocks.push(section(cut(heading, SLACK_LIMITS.sectionText)));
     blocks.push(section(bulletSection(lines)));
   }
+  // the root cause's next step: the field to edit or the command to run, with this service's names
+  if (options.root && f.severity === 'error' && f.next) blocks.push(section(`👉 *Next:* ${escapeMrkdwn(cut(f.next, 600))}`));
   const fix = f.remediation ? section(remediationText(f.remediation)) : null;
   const used = blocks.reduce((n, b) => n + (b.type === 'section' ? b.text.text.length : 0), 0) + (fix ? fix.text.text.length : 0);
   const perLog = shownLogs.length > 0 ? Math.min(options.logBudget, SLACK_LIMITS.sectionText, Math.floor((options.charBudget - used) / shownLogs.length)) : 0;

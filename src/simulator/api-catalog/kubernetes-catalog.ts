@@ -1,5 +1,5 @@
 /**
- * The built-in API groups of kube-apiserver from 1.16 on, with the releases that serve each
+ * The built-in API groups of kube-apiserver from 1.14 on, with the releases that serve each
  * version (deprecated betas removed in 1.22 / 1.25 / 1.26, the GA versions that replaced them).
  */
 import { groupKinds, type Product } from './catalog-kind.js';
@@ -10,7 +10,7 @@ const all = ['all'];
 
 export const KUBERNETES: Product = {
   id: 'kubernetes',
-  releases: minorReleases(1, 16, 33),
+  releases: minorReleases(1, 14, 33),
   kinds: [
     ...groupKinds('', 'separate', [
       { kind: 'Pod', short: ['po'], categories: all, subresources: ['log'], versions: v1 },
@@ -75,11 +75,11 @@ export const KUBERNETES: Product = {
       { kind: 'VolumeAttachment', cluster: true, versions: v1 },
     ]),
     ...groupKinds('apiextensions.k8s.io', 'separate', [
-      { kind: 'CustomResourceDefinition', short: ['crd', 'crds'], cluster: true, categories: ['api-extensions'], versions: [{ version: 'v1' }, { version: 'v1beta1', until: '1.21' }] },
+      { kind: 'CustomResourceDefinition', short: ['crd', 'crds'], cluster: true, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
     ]),
     ...groupKinds('admissionregistration.k8s.io', 'separate', [
-      { kind: 'MutatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1' }, { version: 'v1beta1', until: '1.21' }] },
-      { kind: 'ValidatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1' }, { version: 'v1beta1', until: '1.21' }] },
+      { kind: 'MutatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
+      { kind: 'ValidatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
     ]),
     ...groupKinds('scheduling.k8s.io', 'separate', [{ kind: 'PriorityClass', plural: 'priorityclasses', short: ['pc'], cluster: true, status: false, versions: v1 }]),
     ...groupKinds('node.k8s.io', 'separate', [{ kind: 'RuntimeClass', plural: 'runtimeclasses', cluster: true, status: false, versions: [{ version: 'v1', from: '1.20' }] }]),

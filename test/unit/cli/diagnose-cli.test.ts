@@ -27,7 +27,8 @@ describe('isvc-doctor diagnose', () => {
   it('gives each finding its next step, filled with the service\'s names and field path, in JSON and text', async () => {
     const json = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '-o', 'json']);
     const report = JSON.parse(json.stdout) as { findings: Array<{ code: string; next: string | null }> };
-    expect(report.findings[0]!.next).toBe('kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri to a path that exists');
+    // the signature that decided it gives a next step with this case's storageUri
+    expect(report.findings[0]!.next).toBe('kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri to a path that exists (or upload the model to gs://kfserving-samples/models/sklearn/iris-1)');
     expect(report.findings.find((f) => f.code === 'REQUEST_FLOW')?.next ?? null).toBeNull();
     const text = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO]);
     expect(text.stdout).toContain('next: kubectl edit inferenceservice sklearn-iris -n default: set spec.default.predictor.sklearn.storageUri');

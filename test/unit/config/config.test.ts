@@ -24,7 +24,7 @@ describe('config', () => {
     expect(c.namespaces).toBeNull();
     expect(c.alerts).toEqual({ channel: null, unreadyAfterMs: 300_000, channels: {}, groupWindowMs: 120_000 });
     expect(c.queue.concurrency).toBe(4);
-    expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: 16 * 1024 ** 3 });
+    expect(c.diagnosis).toEqual({ links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: 16 * 1024 ** 3, signatureFiles: [] });
     expect(c.slack).toEqual({ botToken: 'xoxb-test', signingSecret: 'secret', appToken: null, apiUrl: 'https://slack.com/api/', socketMode: false });
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.port).toBe(3000);

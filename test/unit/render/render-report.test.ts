@@ -118,3 +118,14 @@ describe('renderVerdict', () => {
     expect(renderVerdict(readyReport()).text).toBe('✅ default/sklearn-iris is ready (ISVC_READY)');
   });
 });
+
+it("shows the root cause's next step in Slack, with the service's names", () => {
+  const report = storageUriNotFoundReport();
+  const next = 'kubectl edit inferenceservice sklearn-iris -n default: set spec.predictor.sklearn.storageUri to a path that exists';
+  report.findings[0] = { ...report.findings[0]!, next };
+  report.findings[1] = { ...report.findings[1]!, next: 'kubectl logs … -c storage-initializer' };
+  const text = renderReportMessages(report).map(allText).join('\n');
+  expect(text).toContain(`👉 *Next:* ${next}`);
+  // a consequence's next step is not repeated under it
+  expect(text).not.toContain('-c storage-initializer');
+});

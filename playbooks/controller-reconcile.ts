@@ -1,0 +1,80 @@
+/**
+ * The controller could not reconcile the InferenceService: often it has no status at all, or a
+ * status frozen at the first reconcile while its pods are fine. The controller records a Warning
+ * event (InternalError) on the InferenceService and logs the error; both are matched against the
+ * signature catalog (`controller` entries): an admission webhook's refusal (Knative or Istio too
+ * old for a field, a policy engine), a storageUri scheme the release does not support, no serving
+ * runtime by the name or for the format / protocol asked (said with the runtimes that exist), an
+ * API version the cluster does not serve, a permission the controller lacks. The controller's log
+ * is read (bounded) only when the service is not ready and events, a missing status or healthy
+ * pods point at the control plane. FailedCreate events of the objects that create its pods are
+ * matched too (`event` entries: a policy webhook or Pod Security admission refusing the pods).
+ *
+ * RBAC: list events, list services.serving.knative.dev; list pods in every namespace (the
+ * controller's, by label), get pods/log; list servingruntimes / clusterservingruntimes.
+ * Emits: CONTROLLER_RECONCILE_FAILED, ADMISSION_DENIED, STORAGE_URI_UNSUPPORTED, NO_SUPPORTING_RUNTIME.
+ */
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import { controllerLinesAbout, controllerPods } from '../src/diagnosis/controller-lines.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { eventsOf, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
+import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
+import type { Finding } from '../src/findings/types.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { isReady, refOf } from '../src/kube/inference-service-view.js';
+import type { KnativeService } from '../src/kube/schemas.js';
+
+/** Codes about the predictor's spec: merged with what the InferenceService's own status says. */
+const COMPONENT_CODES = new Set(['NO_SUPPORTING_RUNTIME', 'STORAGE_URI_UNSUPPORTED']);
+
+export const controllerReconcile: Playbook = {
+  id: 'controller-reconcile',
+  title: 'The controller cannot reconcile the InferenceService',
+  emits: ['CONTROLLER_RECONCILE_FAILED', 'ADMISSION_DENIED', 'STORAGE_URI_UNSUPPORTED', 'NO_SUPPORTING_RUNTIME'],
+  async run(ctx) {
+    if (isReady(ctx.target.isvc)) return [];
+    // no status at all: the controller is where to look, so its pods are asked together with the rest
+    const noStatus = !(ctx.target.isvc.status?.conditions ?? []).length;
+    const [events, pods, services] = await Promise.all([eventsOf(ctx), podsOf(ctx), knativeServicesOf(ctx).catch(() => []), noStatus ? controllerPods(ctx) : []]);
+    const warnings = events.filter((e) => e.type === 'Warning' && e.involvedObject?.kind === 'InferenceService' && e.involvedObject.name === ctx.target.name);
+    const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
+    const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+    const facts = versionFactsOf(ctx, pods, { images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)) });
+    // what refused to create the pods, said on the objects that create them (ReplicaSets, Deployments)
+    const refusals = events.filter((e) => e.type === 'Warning' && e.reason === 'FailedCreate');
+    const sources: LineSource[] = [
+      ...(warnings.length ? [eventSource(subject, warnings)] : []),
+      ...(refusals.length ? [{ ...eventSource(subject, refusals), where: 'event' as const }] : []),
+      ...controllers.map((c) => ({ where: 'controller' as const, ref: c.ref, kind: 'log' as const, container: c.container, label: `controller log lines about ${ctx.target.namespace}/${ctx.target.name}`, lines: c.lines, lineNumbers: c.lineNumbers })),
+    ];
+    const found = sources.flatMap((source) => signatureFindings(ctx, source, { subject }, facts).findings);
+    return Promise.all(found.map((f) => withComponent(ctx, f)));
+  },
+};
+
+/**
+ * Events, no status at all, or healthy pods of a service that is not ready (unless Knative already
+ * says its ingress is the hold-up): the control plane is where to look.
+ */
+function lookAtController(ctx: DiagnosisContext, warnings: CoreV1Event[], pods: V1Pod[], services: KnativeService[]): boolean {
+  if (warnings.length > 0 || !(ctx.target.isvc.status?.conditions ?? []).length) return true;
+  if (services.some((s) => (s.status?.conditions ?? []).some((c) => c.reason === 'IngressNotConfigured'))) return false;
+  return pods.length > 0 && pods.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+}
+
+/** One line per event (a multi-line message joined), the latest last. */
+function eventSource(subject: string, events: CoreV1Event[]): LineSource {
+  return {
+    where: 'controller',
+    ref: subject,
+    kind: 'event',
+    lines: events.map((e) => `${(e.message ?? '').replace(/\s*\n+\s*/g, ' ')}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`),
+  };
+}
+
+async function withComponent(ctx: DiagnosisContext, f: Finding): Promise<Finding> {
+  if (!COMPONENT_CODES.has(f.code)) return f;
+  const extra = f.code === 'NO_SUPPORTING_RUNTIME' ? await runtimeChoiceEvidence(ctx) : [];
+  return { ...f, component: 'predictor', evidence: [...f.evidence, ...extra] };
+}

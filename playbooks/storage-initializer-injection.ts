@@ -1,0 +1,105 @@
+/**
+ * The storage-initializer was never injected. KServe's pod webhook adds the storage-initializer
+ * init container to pods that carry the storage-initializer-sourceuri annotation; it skips
+ * namespaces labelled `control-plane` (the KServe / Kubeflow control-plane namespaces) and pods
+ * outside its selectors, and cannot act when it is not installed. Such a pod runs without
+ * /mnt/models: the model server finds no model (TF Serving: "Could not find base path") and the
+ * revision never becomes ready, with no probe event. Says which: the namespace's labels against the
+ * webhook's namespaceSelector, or no webhook at all.
+ *
+ * RBAC: list pods, get pods/log, get namespaces, list mutatingwebhookconfigurations.
+ * Emits: STORAGE_INITIALIZER_NOT_INJECTED.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { finding } from '../src/findings/finding.js';
+import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import { modelServerContainer } from '../src/diagnosis/model-server-container.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { podsOf } from '../src/diagnosis/related-objects.js';
+import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
+import { signatureFindings } from '../src/diagnosis/signature-findings.js';
+import type { Evidence } from '../src/findings/types.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { ForbiddenError } from '../src/kube/errors.js';
+import { refOf } from '../src/kube/inference-service-view.js';
+import { describeLabelSelector, matchesLabelSelector, type LabelSelector } from '../src/kube/label-selector.js';
+import { STORAGE_INITIALIZER } from '../src/kube/pod-status.js';
+import { MUTATING_WEBHOOKS } from '../src/kube/resources.js';
+import { splitLogLines } from '../src/logs/log-excerpt.js';
+
+const SOURCE_URI = /^internal\.serving\.(kserve\.io|kubeflow\.org)\/storage-initializer-sourceuri$/;
+
+export const storageInitializerInjection: Playbook = {
+  id: 'storage-initializer-injection',
+  title: 'The storage-initializer was not injected',
+  emits: ['STORAGE_INITIALIZER_NOT_INJECTED'],
+  async run(ctx) {
+    const pod = (await podsOf(ctx)).find(notInjected);
+    if (!pod) return [];
+    const annotation = Object.entries(pod.metadata?.annotations ?? {}).find(([k]) => SOURCE_URI.test(k))!;
+    const ns = ctx.target.namespace;
+    const name = pod.metadata?.name ?? '?';
+    const subject = refOf('Pod', ns, name);
+    const [why, log] = await Promise.all([webhookEvidence(ctx), modelLogEvidence(ctx, pod)]);
+    const init = (pod.spec?.initContainers ?? []).map((c) => c.name);
+    return [
+      finding('STORAGE_INITIALIZER_NOT_INJECTED', {
+        subject,
+        title: `Pod ${name} should download ${annotation[1]} but has no storage-initializer: KServe's pod webhook did not act on it`,
+        evidence: [
+          { kind: 'field', ref: subject, text: `${annotation[0]}: ${annotation[1]}` },
+          { kind: 'field', ref: subject, text: `initContainers: [${init.join(', ')}]${init.length ? '' : ' (none)'}` },
+          ...why,
+          ...log,
+        ],
+        component: componentOf(pod.metadata?.labels),
+        revision: revisionOfPod(pod),
+        next: `Create the InferenceService in a namespace that KServe's pod webhook serves (one without the control-plane label; kubectl get namespace ${ns} --show-labels), or fix the webhook (kubectl get mutatingwebhookconfigurations); then delete pod ${name} -n ${ns} so that it is created again`,
+      }),
+    ];
+  },
+};
+
+/** A pod that should download its model (annotation) but has no storage-initializer (and no modelcar doing it instead). */
+function notInjected(pod: V1Pod): boolean {
+  if (!Object.keys(pod.metadata?.annotations ?? {}).some((k) => SOURCE_URI.test(k))) return false;
+  const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
+  return !names.includes(STORAGE_INITIALIZER) && !names.some((n) => n.startsWith('modelcar'));
+}
+
+/** The namespace's labels against the namespaceSelector of KServe's pod webhook, or the webhook's absence. */
+async function webhookEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
+  const ns = ctx.target.namespace;
+  try {
+    const [namespace, configs] = await Promise.all([ctx.reader.namespace(ns), ctx.reader.listVersioned(MUTATING_WEBHOOKS, undefined)]);
+    const labels = namespace?.metadata?.labels ?? {};
+    const nsRef = refOf('Namespace', undefined, ns);
+    const out: Evidence[] = [{ kind: 'field', ref: nsRef, text: `labels: ${Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(', ') || '(none)'}` }];
+    const podWebhooks = configs.flatMap((c) =>
+      ((c as unknown as { webhooks?: Array<{ name: string; namespaceSelector?: LabelSelector; rules?: Array<{ resources?: string[] }> }> }).webhooks ?? [])
+        .filter((w) => (w.rules ?? []).some((r) => (r.resources ?? []).includes('pods')) && /kserve|kfserving/.test(w.name))
+        .map((w) => ({ config: c.metadata.name, ...w })),
+    );
+    if (podWebhooks.length === 0) out.push({ kind: 'note', ref: 'MutatingWebhookConfigurations', text: 'no KServe / KFServing pod webhook is installed: nothing injects the storage-initializer' });
+    for (const w of podWebhooks) {
+      const skips = !matchesLabelSelector(w.namespaceSelector, labels);
+      out.push({ kind: 'field', ref: refOf('MutatingWebhookConfiguration', undefined, w.config), text: `webhook ${w.name}: namespaceSelector ${describeLabelSelector(w.namespaceSelector)}${skips ? ` — skips namespace ${ns}` : ''}` });
+    }
+    return out;
+  } catch (error) {
+    if (error instanceof ForbiddenError) return [{ kind: 'note', ref: `Namespace ${ns}`, text: `the namespace's labels and the webhooks could not be read: ${error.message}` }];
+    throw error;
+  }
+}
+
+/** What the model server logs without /mnt/models (the line that shows the model is absent). */
+async function modelLogEvidence(ctx: DiagnosisContext, pod: V1Pod): Promise<Evidence[]> {
+  const container = modelServerContainer(pod);
+  if (!container) return [];
+  const name = pod.metadata?.name ?? '?';
+  const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true });
+  if (!log.text) return [];
+  const source = { where: 'model-log' as const, ref: refOf('Pod', ctx.target.namespace, name), kind: 'log' as const, container, previous: false, lines: splitLogLines(log.text) };
+  const { findings } = signatureFindings(ctx, source, { subject: source.ref }, versionFactsOf(ctx, [pod]));
+  return findings.filter((f) => f.code === 'MODEL_FILE_MISSING').flatMap((f) => f.evidence.filter((e) => e.kind === 'log')).slice(0, 1);
+}

@@ -1,0 +1,115 @@
+/**
+ * What would answer Knative's ingress probes with 401/302 or 403 when the networking controller's
+ * and the gateway's logs cannot be read or say nothing (the seed guide: "if you have auth on the
+ * ingress gateway, probes get 401/302"): auth on the gateway workload that serves the route (an
+ * ext_authz EnvoyFilter, an AuthorizationPolicy with action CUSTOM, a JWT origin Policy: 401/302;
+ * an AuthorizationPolicy on the gateway that requires a JWT principal: 403), or Istio RBAC in the service's namespace (a
+ * ClusterRbacConfig that covers it with ServiceRoleBindings, ALLOW AuthorizationPolicies). Each
+ * object is shown as its relevant fields, one "path: value" line each.
+ */
+import { refOf } from '../kube/inference-service-view.js';
+import { matchesLabelSelector } from '../kube/label-selector.js';
+import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
+import type { KubeObject } from '../kube/schemas.js';
+import { ForbiddenError } from '../kube/errors.js';
+import type { DiagnosisContext } from './playbook.js';
+import type { Evidence } from '../findings/types.js';
+
+export const ISTIO_NAMESPACE = 'istio-system';
+
+export interface ProbeBlocker {
+  kind: 'auth' | 'rbac';
+  /** What the object does to a probe, in a few words. */
+  what: string;
+  evidence: Evidence;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The scalar leaves of an object as "path: value" lines (relevant keys first). */
+export function flatten(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => flatten(v, `${prefix}[${i}]`));
+  if (isObj(value)) return Object.entries(value).flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
+  return value === undefined || value === null ? [] : [`${prefix}: ${String(value)}`];
+}
+
+const RELEVANT = /filterName|ext_authz|workload|selector|action|provider|issuer|jwt|principal|excluded|targets|subjects|properties|mode|inclusion|exclusion|from|paths|methods|when/i;
+
+function objectEvidence(kind: string, o: KubeObject, max = 14): Evidence {
+  const lines = flatten(o.spec ?? {});
+  const picked = [...lines.filter((l) => RELEVANT.test(l.split(':')[0]!)), ...lines.filter((l) => !RELEVANT.test(l.split(':')[0]!))].slice(0, max);
+  return { kind: 'field', ref: refOf(kind, o.metadata.namespace, o.metadata.name), excerpt: picked, truncated: picked.length < lines.length };
+}
+
+async function optional<T>(p: Promise<T[]>): Promise<T[]> {
+  try {
+    return await p;
+  } catch (error) {
+    if (error instanceof ForbiddenError) return [];
+    throw error;
+  }
+}
+
+/** Whether an Istio object's workload selector (selector.matchLabels / workloadSelector.labels / workloadLabels / targets) covers the gateway. */
+function coversGateway(o: KubeObject, gatewayLabels: Record<string, string>): boolean {
+  const spec = o.spec ?? {};
+  const labels = (isObj(spec.workloadSelector) && isObj(spec.workloadSelector.labels) ? spec.workloadSelector.labels : undefined) ?? (isObj(spec.workloadLabels) ? spec.workloadLabels : undefined);
+  if (labels) return Object.entries(labels).every(([k, v]) => gatewayLabels[k] === v);
+  if (isObj(spec.selector)) return matchesLabelSelector(spec.selector as never, gatewayLabels);
+  if (Array.isArray(spec.targets)) return (spec.targets as unknown[]).some((t) => isObj(t) && /ingressgateway/.test(String(t.name ?? '')));
+  return true;
+}
+
+/** Auth on the ingress gateway workload (selector labels of the Knative ingress Gateway). */
+export async function gatewayAuth(ctx: DiagnosisContext, gatewayLabels: Record<string, string>): Promise<ProbeBlocker[]> {
+  const [filters, policies, originPolicies] = await Promise.all([
+    optional(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE)),
+    optional(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE)),
+    optional(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE)),
+  ]);
+  const out: ProbeBlocker[] = [];
+  for (const f of filters.filter((f) => coversGateway(f, gatewayLabels) && /ext_authz/.test(JSON.stringify(f.spec ?? {})))) {
+    out.push({ kind: 'auth', what: `the ext_authz EnvoyFilter ${f.metadata.name}`, evidence: objectEvidence('EnvoyFilter', f) });
+  }
+  for (const p of policies.filter((p) => p.spec?.action === 'CUSTOM' && coversGateway(p, gatewayLabels))) {
+    out.push({ kind: 'auth', what: `the CUSTOM (external auth) AuthorizationPolicy ${p.metadata.name}`, evidence: objectEvidence('AuthorizationPolicy', p) });
+  }
+  for (const p of originPolicies.filter((p) => Array.isArray(p.spec?.origins) && coversGateway(p, gatewayLabels))) {
+    out.push({ kind: 'auth', what: `the JWT origin authentication Policy ${p.metadata.name}`, evidence: objectEvidence('Policy', p) });
+  }
+  // a RequestAuthentication only rejects invalid JWTs; a policy that requires a principal answers a probe without one with 403
+  for (const p of policies.filter((p) => p.spec?.action !== 'CUSTOM' && coversGateway(p, gatewayLabels) && /requestPrincipals/.test(JSON.stringify(p.spec ?? {})))) {
+    out.push({ kind: 'rbac', what: `the AuthorizationPolicy ${p.metadata.name} that requires a JWT on the gateway`, evidence: objectEvidence('AuthorizationPolicy', p) });
+  }
+  return out;
+}
+
+/** Istio RBAC that applies to the service's namespace. */
+export async function namespaceRbac(ctx: DiagnosisContext): Promise<ProbeBlocker[]> {
+  const ns = ctx.target.namespace;
+  const [rbacConfigs, bindings, policies] = await Promise.all([
+    optional(ctx.reader.clusterRbacConfigs()),
+    optional(ctx.reader.listVersioned(SERVICE_ROLE_BINDINGS, ns)),
+    optional(ctx.reader.authorizationPolicies(ns)),
+  ]);
+  const out: ProbeBlocker[] = [];
+  const enforced = rbacConfigs.find((c) => rbacCovers(c, ns));
+  if (enforced) {
+    out.push({ kind: 'rbac', what: `Istio RBAC (ClusterRbacConfig ${enforced.metadata.name}) in namespace ${ns}`, evidence: objectEvidence('ClusterRbacConfig', enforced) });
+    for (const b of bindings.slice(0, 3)) out.push({ kind: 'rbac', what: `the ServiceRoleBinding ${b.metadata.name}`, evidence: objectEvidence('ServiceRoleBinding', b) });
+  }
+  for (const p of policies.filter((p) => (p.spec?.action ?? 'ALLOW') === 'ALLOW' || p.spec?.action === 'DENY').slice(0, 3)) {
+    out.push({ kind: 'rbac', what: `the AuthorizationPolicy ${p.metadata.name}`, evidence: objectEvidence('AuthorizationPolicy', p) });
+  }
+  return out;
+}
+
+function rbacCovers(c: KubeObject, ns: string): boolean {
+  const spec = c.spec ?? {};
+  const list = (key: string) => (isObj(spec[key]) && Array.isArray((spec[key] as Obj).namespaces) ? ((spec[key] as Obj).namespaces as string[]) : []);
+  if (spec.mode === 'ON') return true;
+  if (spec.mode === 'ON_WITH_INCLUSION') return list('inclusion').includes(ns);
+  if (spec.mode === 'ON_WITH_EXCLUSION') return !list('exclusion').includes(ns);
+  return false;
+}

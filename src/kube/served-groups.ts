@@ -1,0 +1,44 @@
+/**
+ * The API groups a cluster serves and their versions (discovery, `GET /apis`), remembered per
+ * cluster for a few minutes: a diagnosis asks only for versions the cluster serves, and skips
+ * groups it does not have (no Knative on a RawDeployment cluster, no rbac.istio.io on Istio >= 1.6).
+ */
+export interface ServedGroups {
+  /** Served versions of each group, the preferred one first. */
+  versions: ReadonlyMap<string, readonly string[]>;
+}
+
+const TTL_MS = 5 * 60_000;
+const cache = new Map<string, { at: number; groups: ServedGroups }>();
+
+export function cachedServedGroups(cluster: string, now = Date.now()): ServedGroups | undefined {
+  const hit = cache.get(cluster);
+  if (!hit) return undefined;
+  if (now - hit.at > TTL_MS) {
+    cache.delete(cluster);
+    return undefined;
+  }
+  return hit.groups;
+}
+
+export function rememberServedGroups(cluster: string, groups: ServedGroups, now = Date.now()): void {
+  cache.set(cluster, { at: now, groups });
+}
+
+/** Builds the view from an APIGroupList (`{groups: [{name, versions: [{version}], preferredVersion}]}`). */
+export function servedGroupsOf(list: { groups?: Array<{ name: string; versions?: Array<{ version: string }>; preferredVersion?: { version: string } }> }): ServedGroups {
+  const versions = new Map<string, string[]>();
+  for (const g of list.groups ?? []) {
+    const all = (g.versions ?? []).map((v) => v.version);
+    const preferred = g.preferredVersion?.version;
+    versions.set(g.name, preferred ? [preferred, ...all.filter((v) => v !== preferred)] : all);
+  }
+  return { versions };
+}
+
+/** The first of `candidates` the cluster serves for `group`; null when none is (or the group is absent). */
+export function firstServed(groups: ServedGroups, group: string, candidates: readonly string[]): string | null {
+  const served = groups.versions.get(group);
+  if (!served) return null;
+  return candidates.find((v) => served.includes(v)) ?? null;
+}

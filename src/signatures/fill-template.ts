@@ -1,0 +1,45 @@
+/**
+ * Fills a signature's title / next / note template: {name}, {namespace}, {component}, {pod},
+ * {container}, {storageUri}, {runtime}, {modelFormat}, {image}, {knativeNamespace},
+ * {field:KEY} (where KEY of the component lives in this service's spec, e.g.
+ * spec.predictor.model.storageUri) and {match:N} / {match:NAME} (a group of the pattern).
+ */
+export const TEMPLATE_PLACEHOLDERS = [
+  'name',
+  'namespace',
+  'component',
+  'pod',
+  'container',
+  'storageUri',
+  'runtime',
+  'modelFormat',
+  'image',
+  'knativeNamespace',
+  'field:',
+  'match:',
+] as const;
+
+export interface TemplateValues {
+  values: Partial<Record<string, string>>;
+  /** Where a field of the component lives in the spec. */
+  field(key: string): string;
+  match?: RegExpExecArray | null;
+}
+
+const PLACEHOLDER = /\{([a-zA-Z]+(?::[A-Za-z0-9_]+)?)\}/g;
+
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+export function fillTemplate(template: string, t: TemplateValues): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    if (name.startsWith('field:')) return t.field(name.slice('field:'.length));
+    if (name.startsWith('match:')) {
+      const key = name.slice('match:'.length);
+      // a group that did not take part in the match is empty
+      return (/^\d+$/.test(key) ? t.match?.[Number(key)] : t.match?.groups?.[key]) ?? '';
+    }
+    return t.values[name] ?? whole;
+  });
+}
