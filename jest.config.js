@@ -7,6 +7,8 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // the reliability suite runs on its own (npm run test:reliability, jest.reliability.config.js)
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 30000,
