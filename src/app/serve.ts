@@ -13,6 +13,7 @@ import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { loadKubeConfig } from '../kube/client.js';
+import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -70,6 +71,8 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
+  const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
+  limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = options.queuePrefix ?? 'bull';
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
