@@ -112,7 +112,7 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   try {
     if (parts.web) {
       const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
