@@ -122,7 +122,7 @@ function readConfigFile(file: string): Partial<DiagnosisConfig> {
     raw = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     const e = error as { linePos?: Array<{ line: number }>; message: string };
-    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]}`);
+    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   return diagnosisConfigFrom(raw, file);
 }
