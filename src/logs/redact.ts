@@ -39,6 +39,7 @@ export function redactLine(line: string, context: LineContext = { codeLine: fals
 
 /** A line's prefix with its digits made alike: the timestamps of one log's prefixes differ only in digits. */
 const shapeOf = (text: string) => text.replace(/\d/g, '0');
+const MARKER_ALONE = /^\s*\[REDACTED(?::[a-z0-9-]+)?\]\s*$/;
 const BASE64_REST = /^(\s*)[A-Za-z0-9+/]+={0,2}(\s*)$/;
 
 /**
@@ -48,7 +49,10 @@ const BASE64_REST = /^(\s*)[A-Za-z0-9+/]+={0,2}(\s*)$/;
  */
 function bodyLine(line: string, prefixShape = ''): string | undefined {
   if (PEM_HEADER.test(line) || line.trim() === '') return line;
-  if (prefixShape.trim() !== '' && shapeOf(line.slice(0, prefixShape.length)) === prefixShape) {
+  const samePrefix = prefixShape.trim() !== '' && shapeOf(line.slice(0, prefixShape.length)) === prefixShape;
+  // a body line already masked (text redacted before, e.g. a message quoted in another) is still a body line
+  if (MARKER_ALONE.test(samePrefix ? line.slice(prefixShape.length) : line)) return line;
+  if (samePrefix) {
     const rest = BASE64_REST.exec(line.slice(prefixShape.length));
     if (rest) return `${line.slice(0, prefixShape.length)}${rest[1]}${PRIVATE_KEY}${rest[2]}`;
   }

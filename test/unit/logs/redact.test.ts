@@ -201,6 +201,12 @@ describe('redactLines', () => {
     expect(redactLines(levels)).toEqual([levels[0], ...body.map(() => 'ERROR  [REDACTED:private-key]'), levels[4]]);
   });
 
+  it('still reads a block as a key when its body lines were masked before (text redacted once, quoted, redacted again)', () => {
+    const at = '2023-10-05T09:24:38.611Z';
+    const lines = [`${at} -----BEGIN PRIVATE KEY-----`, `${at} [REDACTED]`, `${at} ${body[2]}`, `${at} -----END PRIVATE KEY-----`];
+    expect(redactLines(lines)).toEqual([lines[0], lines[1], `${at} [REDACTED:private-key]`, lines[3]]);
+  });
+
   it('masks the body lines before an END line whose BEGIN was cut off (a log tail)', () => {
     const out = redactLines(['+ tail -c 200 /var/secrets/key.pem', body[0]!, body[2]!, '-----END PRIVATE KEY-----']);
     expect(out).toEqual(['+ tail -c 200 /var/secrets/key.pem', '[REDACTED:private-key]', '[REDACTED:private-key]', '-----END PRIVATE KEY-----']);
