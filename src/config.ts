@@ -98,6 +98,15 @@ export const fileConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Every request to the Kubernetes API: a timeout each, and a token bucket shared by the process (client-go's QPS/burst). */
+    kubernetes: z
+      .object({
+        requestTimeout: duration.default('10s'),
+        qps: z.number({ invalid_type_error: 'expected requests a second' }).min(0).max(100_000).default(50),
+        burst: z.number().int('expected an integer').min(1).max(100_000).default(100),
+      })
+      .strict()
+      .default({}),
     diagnosis: z
       .object({
         links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
@@ -139,6 +148,8 @@ export interface AppConfig {
   namespaces: string[] | null;
   queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
   diagnosis: DiagnosisConfig;
+  /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
+  kubernetes: { requestTimeoutMs: number; qps: number; burst: number };
   slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
   redisUrl: string;
   /** Slack's requests (HTTP mode). */
@@ -198,6 +209,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
       signatureFiles: f.diagnosis.signatures.map((s) => path.resolve(baseDir, s)),
     },
+    kubernetes: { requestTimeoutMs: f.kubernetes.requestTimeout, qps: f.kubernetes.qps, burst: f.kubernetes.burst },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
       signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,

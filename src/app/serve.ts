@@ -14,6 +14,7 @@ import type { AppConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
+import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -71,6 +72,8 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
+  const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
+  limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = options.queuePrefix ?? 'bull';
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
@@ -110,7 +113,7 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   try {
     if (parts.web) {
       const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;

@@ -48,7 +48,7 @@ function asCalled(text: string, program: string): string {
 function exitStatusOf(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'USAGE' || code === 'SNAPSHOT_INVALID') return 2;
-  if (code === 'KUBE_UNREACHABLE') return 3;
+  if (code === 'KUBE_UNREACHABLE' || code === 'KUBE_TIMEOUT') return 3;
   return 4;
 }
 

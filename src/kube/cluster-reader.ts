@@ -1,7 +1,8 @@
 import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Namespace, V1Pod, V1ResourceQuota, V1Service } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { KubeClients } from './client.js';
-import { ClusterUnreachableError, ForbiddenError, type DeniedRequest } from './errors.js';
+import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError, type DeniedRequest } from './errors.js';
+import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import {
   CLUSTER_SERVING_RUNTIME,
   INFERENCE_SERVICE_VERSIONS,
@@ -350,6 +351,7 @@ export class ClusterReader {
         throw new ForbiddenError(request);
       }
       const what = `${request.verb} ${request.resource}${request.namespace ? ` in ${request.namespace}` : ''}`;
+      if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
       if (status === undefined) throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`, status);
     }
