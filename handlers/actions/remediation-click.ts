@@ -22,7 +22,7 @@ export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: 
       ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
       ...(requestId ? { requestId } : {}),
     };
-    deps.afterAck(async () => {
+    await deps.afterAck(async () => {
       if (!deps.remediation) {
         await deps.poster.ephemeral(click.channel, click.user, renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'));
         return;

@@ -12,6 +12,7 @@ import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
@@ -69,7 +70,7 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 /** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
 function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
   const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
   limitRequests(kubeConfig, { timeoutMs, qps, burst });
@@ -112,7 +113,7 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   try {
     if (parts.web) {
       const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;

@@ -131,6 +131,6 @@ function readConfigFile(file: string): { raw: unknown; path: string } {
     return { raw: parseYaml(readFileSync(file, 'utf8')), path: file };
   } catch (error) {
     const e = error as { linePos?: Array<{ line: number }>; message: string };
-    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]}`);
+    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
   }
 }

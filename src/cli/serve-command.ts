@@ -6,6 +6,8 @@
 import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { createLogger } from '../core/logger.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import { SignatureError } from '../signatures/signature-error.js';
@@ -47,6 +49,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   let bot;
   try {
     const config = loadConfig({ file: args.config ?? null });
+    // a bug in a callback is logged, not fatal to every request and job in the process
+    installProcessGuards(createLogger({ level: config.logLevel }));
     // a team's signature files are checked before anything starts
     const signatures = signatureCatalog(config.diagnosis.signatureFiles);
     bot = await startServe({ config, role: args.role, signatures });

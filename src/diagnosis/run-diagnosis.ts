@@ -8,7 +8,7 @@ import { genericNextStepContext, type NextStepContext } from '../findings/next-s
 import { withNextStep } from '../findings/next-step.js';
 import { orderFindings } from '../findings/order-findings.js';
 import { redactFinding } from '../findings/redact-finding.js';
-import type { Finding, Report } from '../findings/types.js';
+import type { Evidence, Finding, Report } from '../findings/types.js';
 import { makeKubeClients } from '../kube/client.js';
 import { ClusterReader, type AnsweredReads } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
@@ -156,11 +156,16 @@ function merge(a: Finding, b: Finding): Finding {
   const explains = [...new Set([...(base.explains ?? []), ...(other.explains ?? [])])];
   return {
     ...base,
-    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => JSON.stringify(b) === JSON.stringify(e)))],
+    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => sameEvidence(b, e)))],
     remediation: base.remediation ?? other.remediation,
     ...(base.next ?? other.next ? { next: base.next ?? other.next } : {}),
     ...(explains.length ? { explains } : {}),
   };
+}
+
+/** The same evidence, or the same note read from two places (a signature's note on an event and on a log line). */
+function sameEvidence(a: Evidence, b: Evidence): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || (a.kind === 'note' && b.kind === 'note' && a.text === b.text);
 }
 
 function forbiddenFindings(denied: DeniedRequest[], target: TargetRef): Finding[] {
