@@ -13,6 +13,7 @@ import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
@@ -70,7 +71,7 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 /** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
 function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
   const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
   limitRequests(kubeConfig, { timeoutMs, qps, burst });

@@ -17,6 +17,8 @@ import { statusOf } from './cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError } from './errors.js';
 import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import type { KubeObject } from './schemas.js';
+import { cutLine } from '../logs/cut-line.js';
+import { redactText } from '../logs/redact.js';
 
 /** The object a write is about. `apiVersion` "v1" for core kinds, "group/version" otherwise. */
 export interface ObjectRef {
@@ -123,7 +125,8 @@ export class ClusterWriter {
       involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, namespace: involved.namespace, name: involved.name, ...(involved.uid ? { uid: involved.uid } : {}) },
       type: event.type,
       reason: event.reason,
-      message: event.message.slice(0, 1024),
+      // an Event is read by anyone who may `kubectl describe`: redacted, then cut to the API's limit without halving a marker
+      message: cutLine(redactText(event.message), 1024),
       source: { component: 'isvc-doctor' },
       reportingComponent: 'isvc-doctor',
       reportingInstance: 'isvc-doctor',
