@@ -8,11 +8,12 @@ import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.j
 import { redactingPoster } from '../slack/redacting-poster.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { createUserGroupDirectory } from '../slack/user-group-directory.js';
-import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
+import { createPostingClient, createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
 
 export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
-  const poster: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(client)), metrics);
+  // the poster decides its own retries (no duplicate posts): a client of its own that tries once
+  const poster: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(createPostingClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }))), metrics);
   return {
     poster,
     groups: createUserGroupDirectory(client, { warn: logger.warn }),
