@@ -258,6 +258,15 @@ function serviceAccountNamespace(): string | null {
   }
 }
 
+/**
+ * Where the CLI keeps its caches (discovery hints, as kubectl keeps ~/.kube/cache):
+ * $XDG_CACHE_HOME/isvc-doctor, else ~/.cache/isvc-doctor; null without either (no cache).
+ */
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'isvc-doctor');
+  return env.HOME ? path.join(env.HOME, '.cache', 'isvc-doctor') : null;
+}
+
 /** Whether the CLI colours its text output: on a terminal, unless NO_COLOR is set. */
 export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   return isTTY && !env.NO_COLOR;

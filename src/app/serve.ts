@@ -11,6 +11,7 @@ import type { Worker } from 'bullmq';
 import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
+import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
@@ -162,10 +163,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       const t0 = Date.now();
       logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
       for (const c of httpClosers.reverse()) await c().catch(() => undefined);
-      await incidents.watcher?.close().catch(() => undefined);
+      if (incidents.watcher) await settledWithin(incidents.watcher.close(), 3000);
       await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));
-      await incidents.close().catch(() => undefined);
-      await queue.close();
+      // each step bounded: with Redis down they would wait for it forever (SIGTERM must still exit)
+      await settledWithin(incidents.close(), 3000);
+      await settledWithin(queue.close(), 3000);
       logger.info('shutdown: done', { ms: Date.now() - t0 });
     },
   };

@@ -9,8 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
-import type { DiagnosisConfig } from '../config.js';
+import { cliCacheDir, type DiagnosisConfig } from '../config.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
+import { diskDiscoveryHints } from '../kube/discovery-disk-cache.js';
+import { useDiscoveryHints } from '../kube/served-groups.js';
 import { DEFAULT_KUBE_REQUEST_LIMITS, limitRequests, type KubeRequestLimits } from '../kube/request-limits.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -71,6 +73,9 @@ export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
   }
   const signatures = signaturesOf(config);
   const kubeConfig = limitRequests(cliKubeConfig(flags), limits);
+  // discovery hints on disk, as kubectl keeps its discovery cache: the first wave of reads goes out at once
+  const cacheDir = cliCacheDir();
+  if (cacheDir) useDiscoveryHints(diskDiscoveryHints(path.join(cacheDir, 'discovery')));
   const namespace = kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace;
   return { kubeConfig, defaultNamespace: namespace || 'default', config, signatures, close: async () => undefined };
 }

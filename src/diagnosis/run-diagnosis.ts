@@ -10,7 +10,7 @@ import { orderFindings } from '../findings/order-findings.js';
 import { redactFinding } from '../findings/redact-finding.js';
 import type { Evidence, Finding, Report } from '../findings/types.js';
 import { makeKubeClients } from '../kube/client.js';
-import { ClusterReader } from '../kube/cluster-reader.js';
+import { ClusterReader, type AnsweredReads } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
@@ -19,6 +19,7 @@ import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
+import { firstWaveTarget, startFirstWave } from './first-wave.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
 
@@ -31,6 +32,14 @@ export interface DiagnoseOptions {
   signatures?: SignatureCatalog;
   signal?: AbortSignal;
   now?: () => Date;
+}
+
+/** What each report's diagnosis read (kept while the report is): a remediation offered from it plans with these. */
+const answeredByReport = new WeakMap<Report, AnsweredReads>();
+
+/** The reads behind a report this process made (undefined for a report from elsewhere, e.g. a queue's copy). */
+export function answeredReadsOf(report: Report): AnsweredReads | undefined {
+  return answeredByReport.get(report);
 }
 
 /** Findings as a report carries them: ordered (root cause first), each with its next step, redacted. */
@@ -50,21 +59,38 @@ function finish(findings: Finding[], next: NextStepContext): Finding[] {
  */
 export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
   const started = Date.now();
-  const reader = new ClusterReader(makeKubeClients(kubeConfig));
+  const clients = makeKubeClients(kubeConfig);
   const config: DiagnosisConfig = { ...DEFAULT_DIAGNOSIS_CONFIG, ...options.config };
   const now = options.now ?? (() => new Date());
-  const stats = () => ({ durationMs: Date.now() - started, apiRequests: reader.requestCount() });
+  const stats = () => ({ durationMs: Date.now() - started, apiRequests: clients.requestCount() });
 
+  let reader!: ClusterReader;
   let found;
   try {
-    found = await reader.inferenceService(target.namespace, target.name);
+    // the first wave: the InferenceService and every read that depends only on its name and namespace
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      reader = new ClusterReader(clients);
+      startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
+      const lookup = reader.inferenceService(target.namespace, target.name);
+      // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
+      if (!(await reader.hintHeld())) {
+        lookup.catch(() => undefined);
+        await reader.settled();
+        continue;
+      }
+      found = await lookup;
+      break;
+    }
   } catch (error) {
     if (!(error instanceof ForbiddenError)) throw error;
+    await reader.settled();
     const findings = finish(forbiddenFindings(reader.denied(), target), genericNextStepContext(target, config.knativeNamespace));
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: findings[0]?.code ?? null, findings, stats: stats() };
   }
   if (!found) {
-    const findings = finish([await notFoundFinding(reader, target)], genericNextStepContext(target, config.knativeNamespace));
+    const notFound = await notFoundFinding(reader, target);
+    await reader.settled();
+    const findings = finish([notFound], genericNextStepContext(target, config.knativeNamespace));
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: 'ISVC_NOT_FOUND', findings, stats: stats() };
   }
 
@@ -94,7 +120,9 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
   const ordered = finish(mergeDuplicates(findings), serviceNextStepContext(ctx.target, config.knativeNamespace));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
-  return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
+  const report: Report = { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
+  answeredByReport.set(report, reader.answered());
+  return report;
 }
 
 /**
