@@ -13,7 +13,7 @@ import { makeKubeClients } from '../kube/client.js';
 import { ClusterReader, type AnsweredReads } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
-import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { cutLine } from '../logs/cut-line.js';
 import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -32,6 +32,8 @@ export interface DiagnoseOptions {
   signatures?: SignatureCatalog;
   signal?: AbortSignal;
   now?: () => Date;
+  /** The InferenceService as this process already holds it (the watcher's informer): no request for it. */
+  inferenceService?: { resource: CustomResource; object: unknown };
 }
 
 /** What each report's diagnosis read (kept while the report is): a remediation offered from it plans with these. */
@@ -70,6 +72,7 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     // the first wave: the InferenceService and every read that depends only on its name and namespace
     for (let attempt = 0; attempt < 2; attempt += 1) {
       reader = new ClusterReader(clients);
+      if (options.inferenceService && attempt === 0) reader.know(target.namespace, target.name, options.inferenceService);
       startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
       const lookup = reader.inferenceService(target.namespace, target.name);
       // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer

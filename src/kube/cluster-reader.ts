@@ -63,6 +63,8 @@ export const HEAD_LOG_LIMIT_BYTES = 64 * 1024;
 export class ClusterReader {
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly deniedRequests = new Map<string, DeniedRequest>();
+  /** The API group of an InferenceService handed in by `know` (e.g. from an informer's cache). */
+  private given: CustomResource | undefined;
   /** Settled answers of `memo`, by the same keys. */
   private readonly answers = new Map<string, unknown>();
 
@@ -143,9 +145,26 @@ export class ClusterReader {
    * nothing is known): the first wave lists pods by that group's label.
    */
   likelyInferenceServiceGroup(): string {
+    if (this.given) return this.given.group;
     const groups = this.early?.groups;
     const served = groups ? INFERENCE_SERVICE_VERSIONS.find((r) => groups.versions.get(r.group)?.includes(r.version)) : undefined;
     return (served ?? INFERENCE_SERVICE_VERSIONS[0]!).group;
+  }
+
+  /**
+   * Takes the InferenceService as someone in this process already holds it (the watcher's
+   * informer): `inferenceService` answers with it, without a request. Ignored when the object does
+   * not parse as an InferenceService of that name.
+   */
+  know(namespace: string, name: string, held: { resource: CustomResource; object: unknown }): boolean {
+    const parsed = inferenceServiceSchema.safeParse(held.object);
+    if (!parsed.success || parsed.data.metadata.name !== name || (parsed.data.metadata.namespace ?? namespace) !== namespace) return false;
+    const found: FoundInferenceService = { resource: held.resource, object: parsed.data };
+    const key = `isvc/${namespace}/${name}`;
+    this.memo.set(key, Promise.resolve(found));
+    this.answers.set(key, found);
+    this.given = held.resource;
+    return true;
   }
 
   /** The InferenceService API versions the cluster serves, most preferred first (all supported ones when discovery is unavailable). */
