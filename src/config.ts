@@ -113,6 +113,8 @@ export const fileConfigSchema = z
         knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
         /** A team's signature files (relative to the config file), consulted before the shipped ones. */
         signatures: z.array(z.string().min(1, 'expected a file path')).default([]),
+        /** A diagnosis job that runs longer is stopped and its thread told so (a hung API server never means silence). */
+        jobTimeout: duration.default('90s'),
       })
       .strict()
       .default({}),
@@ -146,7 +148,8 @@ export interface AppConfig {
   remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number; auditMaxEntries: number };
   /** null: every namespace. */
   namespaces: string[] | null;
-  queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
+  /** jobTimeoutMs: the file's `diagnosis.jobTimeout`, the deadline of one diagnosis or status job. */
+  queue: { name: string; concurrency: number; attempts: number; backoffMs: number; jobTimeoutMs: number };
   diagnosis: DiagnosisConfig;
   /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
   kubernetes: { requestTimeoutMs: number; qps: number; burst: number };
@@ -202,7 +205,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       auditMaxEntries: f.remediation.auditMaxEntries,
     },
     namespaces: f.namespaces ?? null,
-    queue: f.queue,
+    queue: { ...f.queue, jobTimeoutMs: f.diagnosis.jobTimeout },
     diagnosis: {
       links: f.diagnosis.links,
       knativeNamespace: f.diagnosis.knativeNamespace,
