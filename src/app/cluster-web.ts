@@ -86,7 +86,8 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
     }
   };
   try {
-    const web = await startWeb(config, [], { commands, poster: slack.poster, clicks, logger });
+    // the web process' request inbox is its own (hash-tagged: one slot on Redis Cluster)
+    const web = await startWeb(config, [], { commands, poster: slack.poster, clicks, logger }, { inboxKeyPrefix: `${clusterQueuePrefix(base, null, true)}:${config.queue.name}` });
     closers.push(web.stop);
     const ops = await startMetricsServer(healthRoutes({ pingRedis: () => first.queue.ping(), kubeConfig: null, metrics }), config.metricsPort);
     closers.push(ops.close);

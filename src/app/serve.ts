@@ -12,12 +12,15 @@ import type { Worker } from 'bullmq';
 import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import { ConfigError, type AppConfig } from '../config.js';
+import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { startHeartbeat, type RunningHeartbeat } from '../clusters/agent-heartbeat.js';
 import { runCommand } from '../commands/index.js';
 import { packageVersion } from '../core/package-version.js';
 import { renderCommandReply } from '../notify/slack-command-replies.js';
+import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { ClickJobData, CommandJobData } from '../queue/job-data.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
@@ -81,8 +84,10 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 function buildServices(options: ServeOptions, parts: RoleParts) {
   const cluster = options.role === 'agent' ? (options.cluster ?? null) : null;
   const config = cluster === null ? options.config : agentConfig(options.config, cluster);
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
+  const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
+  limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = clusterQueuePrefix(options.queuePrefix ?? 'bull', cluster, isRedisCluster(config.redisUrl));
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
@@ -131,7 +136,7 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
     : null;
   try {
     if (parts.web) {
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
@@ -202,10 +207,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
       await heartbeat?.stop();
       for (const c of httpClosers.reverse()) await c().catch(() => undefined);
-      await incidents.watcher?.close().catch(() => undefined);
+      if (incidents.watcher) await settledWithin(incidents.watcher.close(), 3000);
       await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));
-      await incidents.close().catch(() => undefined);
-      await queue.close();
+      // each step bounded: with Redis down they would wait for it forever (SIGTERM must still exit)
+      await settledWithin(incidents.close(), 3000);
+      await settledWithin(queue.close(), 3000);
       logger.info('shutdown: done', { ms: Date.now() - t0 });
     },
   };

@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
 import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.js';
+import { redactingPoster } from '../slack/redacting-poster.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { createUserGroupDirectory } from '../slack/user-group-directory.js';
 import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
@@ -13,7 +14,7 @@ import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster
 /** `cluster`: a multi-cluster agent's, named in every message it posts. */
 export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger, cluster: string | null = null) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
-  const counted: SlackPoster = countSlackErrors(createSlackPoster(client), metrics);
+  const counted: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(client)), metrics);
   const poster = cluster === null ? counted : clusterNamedPoster(counted, cluster);
   return {
     poster,

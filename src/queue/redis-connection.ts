@@ -53,12 +53,13 @@ export function describeRedis(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-export function createRedisConnection(url: string, role: RedisRole, logger?: ConnectionLogger): Redis {
+export function createRedisConnection(url: string, role: RedisRole, logger?: ConnectionLogger, extra: Partial<RedisOptions> = {}): Redis {
   const options: RedisOptions = {
     lazyConnect: false,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(200 * times, 2000),
     ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableOfflineQueue: true }),
+    ...extra,
   };
   const redis = connect(url, options);
   let lastWarn = 0;
@@ -94,6 +95,7 @@ function connect(url: string, options: RedisOptions): Redis {
     });
   }
   const cluster = new Cluster(address.nodes, {
+    ...(options.enableAutoPipelining ? { enableAutoPipelining: true } : {}),
     enableOfflineQueue: options.enableOfflineQueue ?? true,
     clusterRetryStrategy: (times) => Math.min(200 * times, 2000),
     redisOptions: { ...auth, ...tls, connectTimeout: options.connectTimeout ?? 2000, maxRetriesPerRequest: options.maxRetriesPerRequest ?? null },
