@@ -100,6 +100,7 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
   await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber })));
   if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-details', report, subscriber })));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
   return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };
