@@ -7,8 +7,7 @@
  * runtime by the name or for the format / protocol asked (said with the runtimes that exist), an
  * API version the cluster does not serve, a permission the controller lacks. The controller's log
  * is read (bounded) only when the service is not ready and events, a missing status or healthy
- * pods point at the control plane. FailedCreate events of the objects that create its pods are
- * matched too (`event` entries: a policy webhook or Pod Security admission refusing the pods).
+ * pods point at the control plane. (Events of the objects that create its pods: workload-events.)
  *
  * RBAC: list events, list services.serving.knative.dev; list pods in every namespace (the
  * controller's, by label), get pods/log; list servingruntimes / clusterservingruntimes.
@@ -41,11 +40,8 @@ export const controllerReconcile: Playbook = {
     const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     const facts = versionFactsOf(ctx, pods, { images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)) });
-    // what refused to create the pods, said on the objects that create them (ReplicaSets, Deployments)
-    const refusals = events.filter((e) => e.type === 'Warning' && e.reason === 'FailedCreate');
     const sources: LineSource[] = [
       ...(warnings.length ? [eventSource(subject, warnings)] : []),
-      ...(refusals.length ? [{ ...eventSource(subject, refusals), where: 'event' as const }] : []),
       ...controllers.map((c) => ({ where: 'controller' as const, ref: c.ref, kind: 'log' as const, container: c.container, label: `controller log lines about ${ctx.target.namespace}/${ctx.target.name}`, lines: c.lines, lineNumbers: c.lineNumbers })),
     ];
     const found = sources.flatMap((source) => signatureFindings(ctx, source, { subject }, facts).findings);

@@ -14,6 +14,7 @@ import { storageInitializerInjection } from './storage-initializer-injection.js'
 import { tagResolution } from './tag-resolution.js';
 import { tracingLinks } from './tracing-links.js';
 import { trafficSplit } from './traffic-split.js';
+import { workloadEvents } from './workload-events.js';
 
 export const ALL_PLAYBOOKS: readonly Playbook[] = [
   inferenceServiceStatus,
@@ -26,6 +27,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   imagePull,
   tagResolution,
   podScheduling,
+  workloadEvents,
   ingressProbes,
   requestFlow,
   trafficSplit,

@@ -66,6 +66,7 @@ export const ingressProbes: Playbook = {
     if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked)) out.push(notBestEffort(ctx, version, controllers));
     return out;
   },
+  firstWave: (reader, _target, config) => [reader.pods(config.knativeNamespace, CONTROLLER_SELECTOR), reader.gateway(config.knativeNamespace, 'knative-ingress-gateway')],
 };
 
 /** The probe status codes the logs show: 401/302 is auth on the gateway, 403 Istio RBAC. */

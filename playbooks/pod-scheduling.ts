@@ -1,17 +1,22 @@
 /**
  * Pods that never start: the scheduler cannot place them (insufficient cpu / memory / GPU, taints,
- * node selectors), or a ResourceQuota / LimitRange forbids creating them at all.
+ * node selectors), or a ResourceQuota / LimitRange forbids creating them at all. The refusal's next
+ * step comes from what refused: the LimitRange's bound against the component's resources field, the
+ * containers of the pod template that lack what a quota requires (Knative's queue-proxy sidecar:
+ * config-deployment), the quota's usage.
  *
- * RBAC: list pods, list events, list resourcequotas.
+ * RBAC: list pods, list events, list resourcequotas, list limitranges, list deployments.
  * Emits: POD_UNSCHEDULABLE, QUOTA_EXCEEDED.
  */
-import type { CoreV1Event } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Container, V1LimitRangeItem } from '@kubernetes/client-node';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { eventsOf, isvcLabelSelector, podsOf } from '../src/diagnosis/related-objects.js';
+import { serviceNextStepContext } from '../src/diagnosis/service-next-step-context.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
-import { refOf } from '../src/kube/inference-service-view.js';
+import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
+import { DEPLOYMENTS } from '../src/kube/resources.js';
 
 const QUOTA = /exceeded quota|forbidden: .*(quota|LimitRange|maximum .* usage|minimum .* usage)|must specify limits|must specify requests/i;
 
@@ -70,20 +75,129 @@ function eventEvidence(ctx: DiagnosisContext, e: CoreV1Event): Evidence {
 
 async function quotaFinding(ctx: DiagnosisContext, events: CoreV1Event[]): Promise<Finding> {
   const last = events[events.length - 1]!;
-  const quotaName = /exceeded quota: ([a-z0-9.-]+)/.exec(last.message ?? '')?.[1];
-  const quotas = await ctx.reader.resourceQuotas(ctx.target.namespace).catch(() => []);
+  const message = last.message ?? '';
+  const owner = last.involvedObject?.name ?? '?';
+  const component = /^-(predictor|transformer|explainer)(?:-|$)/.exec(owner.slice(ctx.target.name.length))?.[1] ?? 'predictor';
+  const refusal = await refusalOf(ctx, message, component);
+  return finding('QUOTA_EXCEEDED', {
+    subject: refOf(last.involvedObject?.kind ?? 'ReplicaSet', ctx.target.namespace, owner),
+    title: refusal.title ?? `A quota or LimitRange forbids the pods: ${message}`,
+    // the first refusal (its own words) and the latest (how often since)
+    evidence: [...(events.length > 1 ? [eventEvidence(ctx, events[0]!)] : []), eventEvidence(ctx, last), ...refusal.evidence],
+    component,
+    ...(refusal.next ? { next: refusal.next } : {}),
+  });
+}
+
+interface Refusal {
+  title?: string;
+  evidence: Evidence[];
+  next?: string;
+}
+
+const LIMIT_RANGE_MAX = /(?<bound>maximum|minimum) (?<resource>[\w./-]+) usage per (?<scope>Container|Pod) is (?<allowed>[^,\s]+), but (?<kind>limit|request) is (?<asked>[^,\s]+)/;
+const QUOTA_EXCEEDED = /exceeded quota: (?<quota>[a-z0-9.-]+)/;
+const QUOTA_MUST_SPECIFY = /failed quota: (?<quota>[a-z0-9.-]+): must specify (?<what>.+)$/;
+
+/** What refused the pods, read from the message and the object it names: the LimitRange's bound, the quota's usage, the containers a quota needs a request from. */
+async function refusalOf(ctx: DiagnosisContext, message: string, component: string): Promise<Refusal> {
+  const ns = ctx.target.namespace;
+  const edit = `kubectl edit inferenceservice ${ctx.target.name} -n ${ns}`;
+  const resources = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(component, 'resources');
+  const range = LIMIT_RANGE_MAX.exec(message)?.groups;
+  if (range) {
+    const ranges = await ctx.reader.limitRanges(ns).catch(() => []);
+    const holder = ranges.find((r) => (r.spec?.limits ?? []).some((l) => l.type === range.scope && (range.bound === 'maximum' ? l.max : l.min)?.[range.resource!] !== undefined)) ?? ranges[0];
+    const name = holder?.metadata?.name ?? 'the LimitRange';
+    const field = `${resources}.${range.kind === 'limit' ? 'limits' : 'requests'}.${range.resource}`;
+    const defaults = (holder?.spec?.limits ?? []).find((l) => l.type === 'Container')?._default;
+    return {
+      title: `LimitRange ${name} allows a ${range.bound} of ${range.allowed} ${range.resource} per ${(range.scope ?? 'container').toLowerCase()}, but the ${component}'s ${range.kind} is ${range.asked}`,
+      evidence: holder
+        ? (holder.spec?.limits ?? []).map((l) => ({ kind: 'field' as const, ref: refOf('LimitRange', ns, name), text: `${l.type}: ${limitRangeText(l)}` }))
+        : [],
+      next: `${edit}: set ${field} to ${range.bound === 'maximum' ? 'at most' : 'at least'} ${range.allowed} (LimitRange ${name}${specSets(ctx, component, range.kind === 'limit' ? 'limits' : 'requests', range.resource!) ? '' : `; the spec sets none, so the controller's default applies${defaults ? ', not the LimitRange\'s default' : ''}`}), or change the ${range.bound}: kubectl edit limitrange ${name} -n ${ns}`,
+    };
+  }
+  const must = QUOTA_MUST_SPECIFY.exec(message)?.groups;
+  const quotaName = must?.quota ?? QUOTA_EXCEEDED.exec(message)?.groups?.quota;
+  const quotas = await ctx.reader.resourceQuotas(ns).catch(() => []);
   const quota = quotas.find((q) => q.metadata?.name === quotaName) ?? (quotas.length === 1 ? quotas[0] : undefined);
+  const name = quota?.metadata?.name ?? quotaName ?? 'the ResourceQuota';
   const usage: Evidence[] = quota
     ? Object.entries(quota.status?.hard ?? {}).map(([resource, hard]) => ({
         kind: 'field' as const,
-        ref: refOf('ResourceQuota', ctx.target.namespace, quota.metadata?.name ?? '?'),
+        ref: refOf('ResourceQuota', ns, name),
         text: `${resource}: used ${quota.status?.used?.[resource] ?? '0'} of ${hard}`,
       }))
     : [];
-  return finding('QUOTA_EXCEEDED', {
-    subject: refOf(last.involvedObject?.kind ?? 'ReplicaSet', ctx.target.namespace, last.involvedObject?.name ?? '?'),
-    title: quotaName ? `ResourceQuota ${quotaName} forbids the pods: ${last.message}` : `A quota or LimitRange forbids the pods: ${last.message}`,
-    // the first refusal (its own words) and the latest (how often since)
-    evidence: [...(events.length > 1 ? [eventEvidence(ctx, events[0]!)] : []), eventEvidence(ctx, last), ...usage],
+  if (must) {
+    const missing = await containersWithout(ctx, must.what!);
+    const sidecars = missing.filter((c) => SIDECARS.has(c.container));
+    const what = [...new Set(must.what!.split(/;\s*/).map((p) => p.replace(/\s+for:.*$/, '')))].join(', ');
+    const evidence = [...missing.map((m) => ({ kind: 'field' as const, ref: m.ref, container: m.container, text: `${m.container} sets no ${m.resources.join(', ')}` })), ...usage];
+    const sidecarStep = sidecars.some((c) => c.container === 'queue-proxy')
+      ? `queue-proxy (Knative's sidecar) sets no ${what}: set queueSidecarMemoryRequest / queueSidecarMemoryLimit (and the cpu ones) in the config-deployment ConfigMap of ${ctx.config.knativeNamespace} (Knative 0.16 or later), or give namespace ${ns} a LimitRange whose default fills it in`
+      : sidecars.length
+        ? `${sidecars.map((c) => c.container).join(', ')} (injected) set no ${what}: give namespace ${ns} a LimitRange whose default fills it in, or set it in the injector's configuration`
+        : undefined;
+    const own = missing.filter((c) => !SIDECARS.has(c.container));
+    return {
+      title: `ResourceQuota ${name} requires every container to set ${what}${missing.length ? `, and ${missing.map((m) => m.container).join(', ')} ${missing.length === 1 ? 'does' : 'do'} not` : ''}`,
+      evidence,
+      next: [sidecarStep, own.length || !sidecarStep ? `${edit}: set ${resources} (${what}) for ${own.map((c) => c.container).join(', ') || 'every container'}` : undefined].filter(Boolean).join('; and '),
+    };
+  }
+  return {
+    ...(quotaName ? { title: `ResourceQuota ${quotaName} forbids the pods: ${message}` } : {}),
+    evidence: usage,
+    next: `kubectl describe resourcequota ${quotaName ?? ''} -n ${ns}: raise its hard limits (the evidence shows what is used), or ${edit}: lower ${resources}`.replace('resourcequota  -n', 'resourcequota -n'),
+  };
+}
+
+/** Whether the component's spec sets that limit or request itself (else the controller fills in its default). */
+function specSets(ctx: DiagnosisContext, component: string, kind: 'limits' | 'requests', resource: string): boolean {
+  const view = componentsOf(ctx.target.isvc).find((c) => c.name === component && !c.canary);
+  let at: unknown = ctx.target.isvc;
+  for (const key of view?.resourcesPath ?? []) at = (at as Record<string, unknown> | undefined)?.[key];
+  const set = (at as Record<string, Record<string, unknown> | undefined> | undefined)?.[kind];
+  return set?.[resource] !== undefined;
+}
+
+function limitRangeText(l: V1LimitRangeItem): string {
+  const parts = (['max', 'min', '_default', 'defaultRequest'] as const).filter((k) => l[k] && Object.keys(l[k]!).length > 0).map((k) => `${k === '_default' ? 'default' : k} ${Object.entries(l[k]!).map(([r, v]) => `${r}=${v}`).join(' ')}`);
+  return parts.join('; ') || 'no bounds';
+}
+
+/** Sidecars injected next to the model container: their resources come from their injector's configuration, not the spec. */
+const SIDECARS = new Set(['queue-proxy', 'istio-proxy', 'agent', 'storage-initializer', 'istio-init', 'istio-validation']);
+
+/**
+ * The containers of the service's pod template (its Deployments) that lack what a quota requires
+ * ("memory", "limits.memory,requests.memory", or the containers a newer message names).
+ */
+async function containersWithout(ctx: DiagnosisContext, what: string): Promise<Array<{ ref: string; container: string; resources: string[] }>> {
+  // "limits.cpu,limits.memory" or (newer) "limits.memory for: queue-proxy; requests.memory for: queue-proxy"
+  const parts = what.split(/;\s*/).map((p) => {
+    const [resources, names] = p.split(/\s+for:\s*/);
+    return { resources: (resources ?? '').split(/,\s*/).map((r) => r.trim()).filter(Boolean), names: names?.split(/,\s*/).map((n) => n.trim()) };
   });
+  const named = parts.some((p) => p.names) ? new Set(parts.flatMap((p) => p.names ?? [])) : undefined;
+  const wanted = [...new Set(parts.flatMap((p) => p.resources))];
+  const deployments = await ctx.reader.listVersioned(DEPLOYMENTS, ctx.target.namespace, undefined, isvcLabelSelector(ctx)).catch(() => []);
+  const out: Array<{ ref: string; container: string; resources: string[] }> = [];
+  for (const d of deployments) {
+    const template = (d.spec as { template?: { spec?: { containers?: V1Container[]; initContainers?: V1Container[] } } } | undefined)?.template?.spec;
+    for (const c of [...(template?.initContainers ?? []), ...(template?.containers ?? [])]) {
+      const lacks = wanted.filter((w) => {
+        const [kind, resource] = w.includes('.') ? (w.split('.', 2) as [string, string]) : ['requests', w];
+        const set = kind === 'limits' ? c.resources?.limits : c.resources?.requests;
+        return set?.[resource] === undefined && !(kind === 'requests' && c.resources?.limits?.[resource] !== undefined);
+      });
+      if ((named ? named.has(c.name) : lacks.length > 0) && !out.some((o) => o.container === c.name)) {
+        out.push({ ref: refOf('Deployment', ctx.target.namespace, d.metadata.name), container: c.name, resources: lacks.length ? lacks : wanted });
+      }
+    }
+  }
+  return out;
 }

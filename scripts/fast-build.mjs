@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { copyRuntimeFiles } from './copy-runtime-files.mjs';
 
 function typescriptFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -17,6 +18,7 @@ function typescriptFiles(dir) {
 export async function fastBuild() {
   const entryPoints = ['src', 'playbooks', 'handlers'].flatMap(typescriptFiles);
   await build({ entryPoints, outdir: 'dist', outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  copyRuntimeFiles();
   return entryPoints.length;
 }
 

@@ -98,12 +98,23 @@ export const fileConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Every request to the Kubernetes API: a timeout each, and a token bucket shared by the process (client-go's QPS/burst). */
+    kubernetes: z
+      .object({
+        requestTimeout: duration.default('10s'),
+        qps: z.number({ invalid_type_error: 'expected requests a second' }).min(0).max(100_000).default(50),
+        burst: z.number().int('expected an integer').min(1).max(100_000).default(100),
+      })
+      .strict()
+      .default({}),
     diagnosis: z
       .object({
         links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
         knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
         /** A team's signature files (relative to the config file), consulted before the shipped ones. */
         signatures: z.array(z.string().min(1, 'expected a file path')).default([]),
+        /** A diagnosis job that runs longer is stopped and its thread told so (a hung API server never means silence). */
+        jobTimeout: duration.default('90s'),
       })
       .strict()
       .default({}),
@@ -137,8 +148,11 @@ export interface AppConfig {
   remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number; auditMaxEntries: number };
   /** null: every namespace. */
   namespaces: string[] | null;
-  queue: { name: string; concurrency: number; attempts: number; backoffMs: number };
+  /** jobTimeoutMs: the file's `diagnosis.jobTimeout`, the deadline of one diagnosis or status job. */
+  queue: { name: string; concurrency: number; attempts: number; backoffMs: number; jobTimeoutMs: number };
   diagnosis: DiagnosisConfig;
+  /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
+  kubernetes: { requestTimeoutMs: number; qps: number; burst: number };
   slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
   redisUrl: string;
   /** Slack's requests (HTTP mode). */
@@ -191,13 +205,14 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       auditMaxEntries: f.remediation.auditMaxEntries,
     },
     namespaces: f.namespaces ?? null,
-    queue: f.queue,
+    queue: { ...f.queue, jobTimeoutMs: f.diagnosis.jobTimeout },
     diagnosis: {
       links: f.diagnosis.links,
       knativeNamespace: f.diagnosis.knativeNamespace,
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
       signatureFiles: f.diagnosis.signatures.map((s) => path.resolve(baseDir, s)),
     },
+    kubernetes: { requestTimeoutMs: f.kubernetes.requestTimeout, qps: f.kubernetes.qps, burst: f.kubernetes.burst },
     slack: {
       botToken: e.data.SLACK_BOT_TOKEN,
       signingSecret: e.data.SLACK_SIGNING_SECRET ?? null,
@@ -244,6 +259,15 @@ function serviceAccountNamespace(): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Where the CLI keeps its caches (discovery hints, as kubectl keeps ~/.kube/cache):
+ * $XDG_CACHE_HOME/isvc-doctor, else ~/.cache/isvc-doctor; null without either (no cache).
+ */
+export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'isvc-doctor');
+  return env.HOME ? path.join(env.HOME, '.cache', 'isvc-doctor') : null;
 }
 
 /** Whether the CLI colours its text output: on a terminal, unless NO_COLOR is set. */

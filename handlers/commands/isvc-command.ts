@@ -8,7 +8,7 @@ export function isvcCommand(deps: HandlerDeps) {
   return async ({ command, ack, respond, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     await ack();
     const requestId = requestIdOf(context);
-    deps.afterAck(() =>
+    await deps.afterAck(() =>
       runCommand(command.text ?? '', {
         deps: deps.commands,
         channel: command.channel_id,

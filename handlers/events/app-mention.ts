@@ -12,7 +12,7 @@ export function appMention(deps: HandlerDeps) {
     if (!event.user) return; // edited / bot messages carry no user
     const user = event.user;
     const requestId = requestIdOf(context);
-    deps.afterAck(() =>
+    await deps.afterAck(() =>
       runCommand(event.text ?? '', {
         deps: deps.commands,
         channel: event.channel,

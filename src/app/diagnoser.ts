@@ -10,7 +10,8 @@ import { runDiagnosis, type DiagnoseOptions } from '../diagnosis/run-diagnosis.j
 import type { Report } from '../findings/types.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 
-export type Diagnoser = (target: TargetRef, signal?: AbortSignal) => Promise<Report>;
+/** `held`: the InferenceService as this process already holds it (the watcher's informer), so the diagnosis does not ask for it again. */
+export type Diagnoser = (target: TargetRef, signal?: AbortSignal, held?: DiagnoseOptions['inferenceService']) => Promise<Report>;
 
 /** A diagnosis of one InferenceService with every registered playbook. */
 export function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
@@ -19,5 +20,5 @@ export function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: Dia
 
 /** `signatures`: the catalog with the config's files (loaded once, at start). */
 export function createDiagnoser(kubeConfig: KubeConfig, config: DiagnosisConfig, signatures?: SignatureCatalog): Diagnoser {
-  return (target, signal) => diagnose(kubeConfig, target, { config, ...(signatures ? { signatures } : {}), ...(signal ? { signal } : {}) });
+  return (target, signal, held) => diagnose(kubeConfig, target, { config, ...(signatures ? { signatures } : {}), ...(signal ? { signal } : {}), ...(held ? { inferenceService: held } : {}) });
 }

@@ -52,6 +52,7 @@ export function startDiagnosisWorker(w: DiagnosisWorkerWiring): Worker {
       notify: w.notify,
       store: w.store,
       backoffMs: w.config.queue.backoffMs,
+      jobTimeoutMs: w.config.queue.jobTimeoutMs,
       onDiagnosis: (outcome, report, seconds) => metrics.diagnosisDone(outcome, report, seconds),
       afterReport: (report, threads) => offerRemediations(remediation, report, threads.map((t) => ({ channel: t.channel, threadTs: t.threadTs, user: t.user }))),
       remediate: async (data, signal) => {

@@ -62,7 +62,7 @@ export function startIncidents(w: IncidentsWiring): RunningIncidents {
     enabled && w.runWorker
       ? createIncidentWorker(
           { redisUrl: config.redisUrl, name: `${config.queue.name}-incidents`, prefix: w.prefix, concurrency: config.queue.concurrency, warn: w.logger.warn },
-          { diagnose: w.diagnose, notify: w.notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
+          { diagnose: (target, signal) => w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)), notify: w.notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
         )
       : null;
   const watcher =

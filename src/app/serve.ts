@@ -11,8 +11,11 @@ import type { Worker } from 'bullmq';
 import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
+import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
+import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -68,8 +71,10 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 /** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
 function buildServices(options: ServeOptions, parts: RoleParts) {
   const { config } = options;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
+  const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
+  limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = options.queuePrefix ?? 'bull';
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
@@ -109,7 +114,7 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   try {
     if (parts.web) {
       const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger });
+      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
@@ -158,10 +163,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       const t0 = Date.now();
       logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
       for (const c of httpClosers.reverse()) await c().catch(() => undefined);
-      await incidents.watcher?.close().catch(() => undefined);
+      if (incidents.watcher) await settledWithin(incidents.watcher.close(), 3000);
       await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));
-      await incidents.close().catch(() => undefined);
-      await queue.close();
+      // each step bounded: with Redis down they would wait for it forever (SIGTERM must still exit)
+      await settledWithin(incidents.close(), 3000);
+      await settledWithin(queue.close(), 3000);
       logger.info('shutdown: done', { ms: Date.now() - t0 });
     },
   };

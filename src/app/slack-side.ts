@@ -5,13 +5,14 @@ import type { Logger } from '../core/logger.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
 import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.js';
+import { redactingPoster } from '../slack/redacting-poster.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { createUserGroupDirectory } from '../slack/user-group-directory.js';
 import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
 
 export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
-  const poster: SlackPoster = countSlackErrors(createSlackPoster(client), metrics);
+  const poster: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(client)), metrics);
   return {
     poster,
     groups: createUserGroupDirectory(client, { warn: logger.warn }),

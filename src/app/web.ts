@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import type { HandlerDeps } from '../../handlers/handler-deps.js';
 import { registerHandlers } from '../../handlers/index.js';
-import { createAfterAck } from '../bot/after-ack.js';
+import { createAfterAck, runAfterAck } from '../bot/after-ack.js';
 import { buildSlackApp } from '../bot/build-app.js';
+import { RequestInbox } from '../bot/request-inbox.js';
 import type { HealthRoute } from '../bot/health-routes.js';
 import type { AppConfig } from '../config.js';
 import { errorMessage } from '../core/error-message.js';
@@ -22,11 +23,19 @@ export interface RunningWeb {
   stop(): Promise<void>;
 }
 
-export async function startWeb(config: Pick<AppConfig, 'slack' | 'port'>, routes: HealthRoute[], deps: Omit<HandlerDeps, 'afterAck'>): Promise<RunningWeb> {
-  const queued = createAfterAck({ onError: (e) => deps.logger.warn(`after ack: ${errorMessage(e)}`) });
+export async function startWeb(
+  config: Pick<AppConfig, 'slack' | 'port' | 'redisUrl'>,
+  routes: HealthRoute[],
+  deps: Omit<HandlerDeps, 'afterAck'>,
+  options: { inboxKeyPrefix?: string } = {},
+): Promise<RunningWeb> {
+  const onError = (e: unknown) => deps.logger.warn(`after ack: ${errorMessage(e)}`);
+  // HTTP: the front door runs each request after its ack on its own paced queue; Socket Mode: paced here
+  const queued = config.slack.socketMode ? createAfterAck({ onError }) : runAfterAck(onError);
   // the work keeps the request id of the request that queued it
   const afterAck = (work: () => Promise<void>) => queued(bindRequestContext(work));
-  const app = await buildSlackApp({ slack: config.slack, port: config.port, routes });
+  const inbox = !config.slack.socketMode && options.inboxKeyPrefix ? new RequestInbox({ redisUrl: config.redisUrl, keyPrefix: options.inboxKeyPrefix, logger: deps.logger }) : undefined;
+  const app = await buildSlackApp({ slack: config.slack, port: config.port, routes, logger: deps.logger, ...(inbox ? { inbox } : {}) });
   registerHandlers(app, { ...deps, afterAck });
   app.error(async (error) => {
     deps.logger.warn(`slack: ${error.code ?? 'error'}: ${error.message.split('\n')[0]}`);

@@ -1,47 +1,21 @@
 /**
- * Work a listener does after its ack, run a few at a time and only after the ack has been written.
- * While a burst of commands is still arriving the work waits (up to `maxDelayMs`), so the acks get
- * the CPU first (Slack's 3 s are about the ack) and the Redis / Slack work behind them is paced.
+ * How a listener runs its work after its ack: `afterAck(work)` resolves when the work has run.
+ * In HTTP mode the front door (slack-receiver.ts) already runs each request's handling on its
+ * post-ack queue, so the work runs at once; in Socket Mode it goes through a paced queue of its own.
  */
-export type AfterAck = (work: () => Promise<void>) => void;
+import { createPostAckQueue, type PostAckQueueOptions } from './post-ack-queue.js';
 
-export interface AfterAckOptions {
-  concurrency?: number;
-  /** Start work once no new work arrived for this long… */
-  quietMs?: number;
-  /** …or once the oldest work has waited this long. */
-  maxDelayMs?: number;
-  onError?(error: unknown): void;
+export type AfterAck = (work: () => Promise<void>) => Promise<void>;
+
+export type AfterAckOptions = Omit<PostAckQueueOptions, 'maxPending'>;
+
+/** Paced: a few at a time, after the burst of acks. */
+export function createAfterAck(options: AfterAckOptions = {}): AfterAck {
+  const queue = createPostAckQueue({ ...options, maxPending: Number.MAX_SAFE_INTEGER });
+  return (work) => queue.push(work);
 }
 
-export function createAfterAck(options: AfterAckOptions = {}): AfterAck {
-  const { concurrency = 8, quietMs = 5, maxDelayMs = 100 } = options;
-  const pending: Array<{ work: () => Promise<void>; at: number }> = [];
-  let running = 0;
-  let lastPush = 0;
-  let timer: NodeJS.Timeout | null = null;
-  const next = () => {
-    while (running < concurrency && pending.length > 0) {
-      const { work } = pending.shift()!;
-      running += 1;
-      void work()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(() => {
-          running -= 1;
-          setImmediate(next);
-        });
-    }
-  };
-  const wake = () => {
-    timer = null;
-    const now = performance.now();
-    const oldest = pending[0]?.at ?? now;
-    if (now - lastPush < quietMs && now - oldest < maxDelayMs) timer = setTimeout(wake, quietMs);
-    else next();
-  };
-  return (work) => {
-    lastPush = performance.now();
-    pending.push({ work, at: lastPush });
-    timer ??= setTimeout(wake, quietMs);
-  };
+/** At once (the caller already runs after the ack, paced). */
+export function runAfterAck(onError: (error: unknown) => void): AfterAck {
+  return (work) => work().catch(onError);
 }

@@ -1,6 +1,7 @@
 /**
- * Builds the Bolt app: HTTP receiver (signature verification, 5-minute timestamp window, Slack
- * events at POST /slack/events plus the health routes), or Socket Mode when an app token is set.
+ * Builds the Bolt app: the HTTP front door (slack-receiver.ts: body cap, signature and 5-minute
+ * window either way, ack, then Bolt; Slack events at POST /slack/events plus the custom routes), or
+ * Socket Mode when an app token is set.
  * SLACK_API_URL reaches every Web API client Bolt makes (the app's, and in Socket Mode the one that
  * opens the connection). `auth.test` runs here, so a bad token stops the start. The listeners are
  * registered by the caller (src/app/web.ts).
@@ -11,12 +12,18 @@ import { CodedError } from '../core/coded-error.js';
 import { errorMessage } from '../core/error-message.js';
 import { slackClientOptions } from '../slack/web-api-poster.js';
 import type { HealthRoute } from './health-routes.js';
+import type { Logger } from '../core/logger.js';
+import type { RequestInbox } from './request-inbox.js';
+import { SlackReceiver } from './slack-receiver.js';
 
 export interface SlackAppOptions {
   slack: AppConfig['slack'];
   port: number;
   /** HTTP mode only: served next to /slack/events. */
   routes: HealthRoute[];
+  logger: Logger;
+  /** HTTP mode: the durable hand-off between the ack and the work. */
+  inbox?: RequestInbox;
 }
 
 export class SlackStartError extends CodedError<'SLACK_AUTH_FAILED'> {
@@ -33,10 +40,7 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
     ? new App({ ...common, socketMode: true, appToken: slack.appToken!, installerOptions: { clientOptions } })
     : new App({
         ...common,
-        signingSecret: slack.signingSecret!,
-        port: options.port,
-        customRoutes: options.routes.map((r) => ({ path: r.path, method: r.method, handler: r.handler })),
-        processBeforeResponse: false,
+        receiver: new SlackReceiver({ signingSecret: slack.signingSecret!, routes: options.routes, logger: options.logger, ...(options.inbox ? { inbox: options.inbox } : {}) }),
       });
   try {
     await app.init();

@@ -9,14 +9,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
-import type { DiagnosisConfig } from '../config.js';
+import { cliCacheDir, type DiagnosisConfig } from '../config.js';
 import { kubeConfigForServer, loadKubeConfig } from '../kube/client.js';
+import { diskDiscoveryHints } from '../kube/discovery-disk-cache.js';
+import { useDiscoveryHints } from '../kube/served-groups.js';
+import { DEFAULT_KUBE_REQUEST_LIMITS, limitRequests, type KubeRequestLimits } from '../kube/request-limits.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { SignatureError } from '../signatures/signature-error.js';
 import { startSimulator } from '../simulator/simulator.js';
 import { loadSnapshot } from '../snapshot/load-snapshot.js';
 import { diagnosisConfigFrom } from './diagnosis-config-from.js';
+import { kubeLimitsFrom } from './kube-limits-from.js';
 import { UsageError } from './usage-error.js';
 
 /** The parseArgs options of the cluster flags, shared by the commands that read a cluster. */
@@ -56,16 +60,22 @@ export function checkClusterFlags(values: ClusterFlags): ClusterFlags {
 }
 
 export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
-  let config = flags.config ? readConfigFile(flags.config) : {};
+  const file = flags.config ? readConfigFile(flags.config) : null;
+  let config = file ? diagnosisConfigFrom(file.raw, file.path) : {};
+  // every request the command sends: a timeout each and the process's token bucket (config `kubernetes:`)
+  const limits: KubeRequestLimits = file ? kubeLimitsFrom(file.raw, file.path) : { ...DEFAULT_KUBE_REQUEST_LIMITS };
   if (flags.snapshot) {
     const snapshot = await loadSnapshot(flags.snapshot);
     if (!flags.config && snapshot.config !== undefined) config = diagnosisConfigFrom(snapshot.config, path.join(flags.snapshot, 'config.yaml'));
     const signatures = signaturesOf(config);
     const simulator = await startSimulator({ snapshot, port: 0 });
-    return { kubeConfig: kubeConfigForServer(simulator.url), defaultNamespace: 'default', config, signatures, close: () => simulator.close() };
+    return { kubeConfig: limitRequests(kubeConfigForServer(simulator.url), limits), defaultNamespace: 'default', config, signatures, close: () => simulator.close() };
   }
   const signatures = signaturesOf(config);
-  const kubeConfig = cliKubeConfig(flags);
+  const kubeConfig = limitRequests(cliKubeConfig(flags), limits);
+  // discovery hints on disk, as kubectl keeps its discovery cache: the first wave of reads goes out at once
+  const cacheDir = cliCacheDir();
+  if (cacheDir) useDiscoveryHints(diskDiscoveryHints(path.join(cacheDir, 'discovery')));
   const namespace = kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace;
   return { kubeConfig, defaultNamespace: namespace || 'default', config, signatures, close: async () => undefined };
 }
@@ -116,13 +126,11 @@ function firstLine(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 }
 
-function readConfigFile(file: string): Partial<DiagnosisConfig> {
-  let raw: unknown;
+function readConfigFile(file: string): { raw: unknown; path: string } {
   try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
+    return { raw: parseYaml(readFileSync(file, 'utf8')), path: file };
   } catch (error) {
     const e = error as { linePos?: Array<{ line: number }>; message: string };
-    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]}`);
+    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
   }
-  return diagnosisConfigFrom(raw, file);
 }

@@ -119,9 +119,10 @@ async function contextsOf(file: string | undefined) {
 
 async function kubeConfigOf(given: Map<string, string>) {
   const { cliKubeConfig } = await import('./cluster-source.js');
+  const { limitRequests } = await import('../kube/request-limits.js');
   const kubeconfig = given.get('--kubeconfig');
   const context = given.get('--context');
-  return cliKubeConfig({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}) });
+  return limitRequests(cliKubeConfig({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}) }));
 }
 
 async function namespaceNames(given: Map<string, string>): Promise<string[]> {

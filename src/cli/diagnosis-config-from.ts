@@ -1,10 +1,18 @@
 import path from 'node:path';
-import type { DiagnosisConfig, LinkTemplate } from '../config.js';
+import { fileConfigSchema, type DiagnosisConfig, type LinkTemplate } from '../config.js';
 import { parseMemory } from '../core/memory-quantity.js';
 import { UsageError } from './usage-error.js';
 
-/** The `diagnosis:` part of a config file (or of a snapshot's config.yaml), and `remediation.maxMemory` (the cap of an offered memory raise). */
+/**
+ * The `diagnosis:` part of a config file (or of a snapshot's config.yaml), and `remediation.maxMemory`
+ * (the cap of an offered memory raise). The whole file is checked as `serve` checks it (unknown keys,
+ * wrong types), so a config that `serve` would refuse is bad input here too: one line naming the
+ * file and the key.
+ */
 export function diagnosisConfigFrom(raw: unknown, file: string): Partial<DiagnosisConfig> {
+  if (raw !== null && raw !== undefined && (typeof raw !== 'object' || Array.isArray(raw))) throw new UsageError(`${file}: expected a mapping of config keys (diagnosis:, remediation:, ...)`);
+  const checked = fileConfigSchema.safeParse(raw ?? {});
+  if (!checked.success) throw new UsageError(`${file}: ${describeFirstIssue(checked.error.issues[0]!)}`);
   const maxMemory = ((raw as { remediation?: { maxMemory?: unknown } } | null)?.remediation ?? undefined)?.maxMemory;
   const cap: Partial<DiagnosisConfig> = {};
   if (maxMemory !== undefined) {
@@ -32,4 +40,12 @@ export function diagnosisConfigFrom(raw: unknown, file: string): Partial<Diagnos
     out.signatureFiles = (signatures as string[]).map((f) => path.resolve(path.dirname(path.resolve(file)), f));
   }
   return out;
+}
+
+/** `key.path: what is wrong`, one line. */
+function describeFirstIssue(issue: { path: (string | number)[]; code: string; message: string; keys?: string[]; expected?: unknown; received?: unknown }): string {
+  const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[') || '(top level)';
+  if (issue.code === 'unrecognized_keys') return `${key}: unknown key(s) ${(issue.keys ?? []).join(', ')}`;
+  if (issue.code === 'invalid_type') return `${key}: expected ${String(issue.expected)}, got ${String(issue.received)}`;
+  return `${key}: ${issue.message.split('\n')[0]}`;
 }

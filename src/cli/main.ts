@@ -4,6 +4,7 @@
  * errors to exit statuses: 2 bad usage or input, 3 cluster unreachable; never a stack trace.
  */
 import { errorMessage } from '../core/error-message.js';
+import { terminalSafe } from '../render/terminal-safe.js';
 import { packageVersion } from '../core/package-version.js';
 import { CLI_COMMANDS, commandNamed, type CliCommand } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
@@ -47,7 +48,7 @@ function asCalled(text: string, program: string): string {
 function exitStatusOf(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'USAGE' || code === 'SNAPSHOT_INVALID') return 2;
-  if (code === 'KUBE_UNREACHABLE') return 3;
+  if (code === 'KUBE_UNREACHABLE' || code === 'KUBE_TIMEOUT') return 3;
   return 4;
 }
 
@@ -81,7 +82,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
   }
   const command = commandNamed(name);
   if (!command) {
-    io.stderr.write(`${program}: unknown command "${name}"\n${asCalled(overview(), program)}`);
+    io.stderr.write(`${program}: unknown command "${terminalSafe(name)}"\n${asCalled(overview(), program)}`);
     return 2;
   }
   if (wantsHelp(rest)) {
@@ -92,7 +93,10 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
     return await (await command.load())(rest, io);
   } catch (error) {
     const status = exitStatusOf(error);
-    io.stderr.write(`${program}: ${status === 4 ? 'internal error: ' : ''}${status === 4 ? errorMessage(error, 2000) : (error as Error).message}\n`);
+    // an error's message may quote the cluster or a file (an API server's answer, a YAML line): redacted and shown, not obeyed
+    const message = status === 4 ? errorMessage(error, 2000) : (error as Error).message;
+    const { redactText } = await import('../logs/redact.js'); // loaded only when a command fails
+    io.stderr.write(`${program}: ${status === 4 ? 'internal error: ' : ''}${terminalSafe(redactText(message))}\n`);
     return status;
   }
 }

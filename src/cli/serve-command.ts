@@ -6,6 +6,8 @@
 import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/build-app.js';
+import { installProcessGuards } from '../bot/process-guards.js';
+import { createLogger } from '../core/logger.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import { SignatureError } from '../signatures/signature-error.js';
@@ -45,8 +47,12 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     return 2;
   }
   let bot;
+  let shutdownTimeoutMs = 30_000;
   try {
     const config = loadConfig({ file: args.config ?? null });
+    // a bug in a callback is logged, not fatal to every request and job in the process
+    installProcessGuards(createLogger({ level: config.logLevel }));
+    shutdownTimeoutMs = config.shutdownTimeoutMs;
     // a team's signature files are checked before anything starts
     const signatures = signatureCatalog(config.diagnosis.signatureFiles);
     bot = await startServe({ config, role: args.role, signatures });
@@ -73,6 +79,11 @@ export async function runServeCommand(argv: string[]): Promise<number> {
         process.exit(1);
       }
       stopping = true;
+      // whatever the shutdown waits for (a Redis that is gone), the process exits: the jobs' deadline plus a margin
+      setTimeout(() => {
+        process.stderr.write(`isvc-doctor: shutdown did not finish within ${shutdownTimeoutMs + 15_000} ms, exiting\n`);
+        process.exit(1);
+      }, shutdownTimeoutMs + 15_000).unref();
       // whatever still holds the event loop once everything is closed (a cancelled request in flight) gets 5 s
       const exitSoon = (code: number) => setTimeout(() => process.exit(code), 5000).unref();
       void running.close().then(

@@ -8,6 +8,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { diagnose } from '../app/diagnoser.js';
 import { nameError } from '../core/names.js';
 import { listIsvcStatus, type IsvcStatus } from '../diagnosis/list-isvc-status.js';
+import { redactText } from '../logs/redact.js';
+import { terminalSafe } from '../render/terminal-safe.js';
 import { usageOf } from './cli-commands.js';
 import type { CliIo } from './cli-io.js';
 import { checkClusterFlags, CLUSTER_OPTIONS, openCluster, type ClusterFlags, type OpenCluster } from './cluster-source.js';
@@ -43,7 +45,8 @@ function parseStatusArgs(argv: string[]): StatusArgs {
 
 /** The root cause of each service that is not Ready, CONCURRENCY diagnoses at a time. */
 async function withRootCauses(kubeConfig: KubeConfig, items: IsvcStatus[], options: Pick<OpenCluster, 'config' | 'signatures'>): Promise<StatusRow[]> {
-  const rows: StatusRow[] = items.map((i) => ({ ...i, rootCause: null }));
+  // a URL from the cluster may carry userinfo or a signed query: redacted in every output
+  const rows: StatusRow[] = items.map((i) => ({ ...i, ...(i.url ? { url: redactText(i.url) } : {}), rootCause: null }));
   const pending = rows.filter((r) => r.ready !== true);
   const worker = async () => {
     for (let row = pending.shift(); row; row = pending.shift()) {
@@ -58,14 +61,14 @@ function table(rows: StatusRow[], withNamespace: boolean): string {
   const readyText = (r: StatusRow) => (r.ready === null ? 'Unknown' : r.ready ? 'True' : 'False');
   const cells = [
     [...(withNamespace ? ['NAMESPACE'] : []), 'NAME', 'READY', 'ROOT CAUSE', 'URL'],
-    ...rows.map((r) => [...(withNamespace ? [r.namespace] : []), r.name, readyText(r), r.rootCause ?? '<none>', r.url ?? '<none>']),
+    ...rows.map((r) => [...(withNamespace ? [r.namespace] : []), r.name, readyText(r), r.rootCause ?? '<none>', r.url ?? '<none>'].map((c) => terminalSafe(c))),
   ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   return cells.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]! + 3))).join('')).join('\n') + '\n';
 }
 
 function jsonOf(rows: StatusRow[]): string {
-  const items = rows.map((r) => ({ namespace: r.namespace, name: r.name, apiVersion: r.apiVersion, ready: r.ready, rootCause: r.rootCause, ...(r.reason ? { reason: r.reason } : {}), ...(r.url ? { url: r.url } : {}) }));
+  const items = rows.map((r) => ({ namespace: r.namespace, name: r.name, apiVersion: r.apiVersion, ready: r.ready, rootCause: r.rootCause, ...(r.reason ? { reason: redactText(r.reason) } : {}), ...(r.url ? { url: redactText(r.url) } : {}) }));
   return JSON.stringify({ items }, null, 2);
 }
 

@@ -39,13 +39,22 @@ export function currentRequestId(): string | undefined {
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export function createLogger(options: { level?: LogLevel; quiet?: boolean; write?: (line: string) => void } = {}): Logger {
+export interface LoggerOptions {
+  level?: LogLevel;
+  quiet?: boolean;
+  write?: (line: string) => void;
+  /** Applied to each record before it is written: `serve` passes the redaction engine (logs/redactDeep), so no log line carries a secret from the cluster. */
+  redact?: (record: LogFields) => LogFields;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
   const out = options.write ?? ((line: string) => void process.stderr.write(line));
   const least = LOG_LEVELS.indexOf(options.quiet ? 'error' : (options.level ?? 'info'));
   const write = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
     if (LOG_LEVELS.indexOf(level) < least) return;
     const requestId = currentRequestId();
-    out(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...(requestId ? { requestId } : {}), ...fields })}\n`);
+    const record = { time: new Date().toISOString(), level, msg: message, ...(requestId ? { requestId } : {}), ...fields };
+    out(`${JSON.stringify(options.redact ? options.redact(record) : record)}\n`);
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -6,7 +6,8 @@
 import type { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { makeKubeClients } from '../kube/client.js';
 import { statusOf } from '../kube/cluster-reader.js';
-import { ClusterUnreachableError } from '../kube/errors.js';
+import { ClusterUnreachableError, KubeTimeoutError } from '../kube/errors.js';
+import { isRequestTimeout, requestLimitsOf } from '../kube/request-limits.js';
 import { conditionOf, isvcUrl } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { inferenceServiceSchema, parseItems } from '../kube/schemas.js';
@@ -41,6 +42,7 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
       } catch (error) {
         const status = statusOf(error);
         if (status === 404 || status === 403) return [];
+        if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(`list inferenceservices in ${where}`, requestLimitsOf(kubeConfig)?.timeoutMs ?? 0);
         throw new ClusterUnreachableError(`cannot list inferenceservices in ${where}${status ? ` (HTTP ${status})` : ''}`, status);
       }
     }),

@@ -28,6 +28,14 @@ export interface DiagnosisContext {
   now: () => Date;
 }
 
+/** What the first wave knows of the service before the InferenceService answers. */
+export interface FirstWaveTarget {
+  namespace: string;
+  name: string;
+  /** The InferenceService label selector under the API group the cluster most likely serves it with. */
+  labelSelector: string;
+}
+
 /**
  * One area of the debug guide. `run` returns [] when it finds nothing, and throws only when it
  * cannot observe the cluster; the runner reports that while the other playbooks' results still show.
@@ -37,4 +45,10 @@ export interface Playbook {
   title: string;
   emits: readonly FindingCode[];
   run(ctx: DiagnosisContext): Promise<Finding[]>;
+  /**
+   * Optional: the reads `run` will make that depend only on the name and namespace (and the
+   * config), started through the same memoised reader together with the InferenceService lookup
+   * (the first wave), so `run` finds them answered. See src/diagnosis/first-wave.ts.
+   */
+  firstWave?(reader: ClusterReader, target: FirstWaveTarget, config: DiagnosisConfig): Array<Promise<unknown>>;
 }

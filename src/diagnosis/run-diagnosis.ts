@@ -8,17 +8,18 @@ import { genericNextStepContext, type NextStepContext } from '../findings/next-s
 import { withNextStep } from '../findings/next-step.js';
 import { orderFindings } from '../findings/order-findings.js';
 import { redactFinding } from '../findings/redact-finding.js';
-import type { Finding, Report } from '../findings/types.js';
+import type { Evidence, Finding, Report } from '../findings/types.js';
 import { makeKubeClients } from '../kube/client.js';
-import { ClusterReader } from '../kube/cluster-reader.js';
+import { ClusterReader, type AnsweredReads } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
-import { INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { cutLine } from '../logs/cut-line.js';
 import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
+import { firstWaveTarget, startFirstWave } from './first-wave.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
 
@@ -31,6 +32,16 @@ export interface DiagnoseOptions {
   signatures?: SignatureCatalog;
   signal?: AbortSignal;
   now?: () => Date;
+  /** The InferenceService as this process already holds it (the watcher's informer): no request for it. */
+  inferenceService?: { resource: CustomResource; object: unknown };
+}
+
+/** What each report's diagnosis read (kept while the report is): a remediation offered from it plans with these. */
+const answeredByReport = new WeakMap<Report, AnsweredReads>();
+
+/** The reads behind a report this process made (undefined for a report from elsewhere, e.g. a queue's copy). */
+export function answeredReadsOf(report: Report): AnsweredReads | undefined {
+  return answeredByReport.get(report);
 }
 
 /** Findings as a report carries them: ordered (root cause first), each with its next step, redacted. */
@@ -50,21 +61,39 @@ function finish(findings: Finding[], next: NextStepContext): Finding[] {
  */
 export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
   const started = Date.now();
-  const reader = new ClusterReader(makeKubeClients(kubeConfig));
+  const clients = makeKubeClients(kubeConfig);
   const config: DiagnosisConfig = { ...DEFAULT_DIAGNOSIS_CONFIG, ...options.config };
   const now = options.now ?? (() => new Date());
-  const stats = () => ({ durationMs: Date.now() - started, apiRequests: reader.requestCount() });
+  const stats = () => ({ durationMs: Date.now() - started, apiRequests: clients.requestCount() });
 
+  let reader!: ClusterReader;
   let found;
   try {
-    found = await reader.inferenceService(target.namespace, target.name);
+    // the first wave: the InferenceService and every read that depends only on its name and namespace
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      reader = new ClusterReader(clients);
+      if (options.inferenceService && attempt === 0) reader.know(target.namespace, target.name, options.inferenceService);
+      startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
+      const lookup = reader.inferenceService(target.namespace, target.name);
+      // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
+      if (!(await reader.hintHeld())) {
+        lookup.catch(() => undefined);
+        await reader.settled();
+        continue;
+      }
+      found = await lookup;
+      break;
+    }
   } catch (error) {
     if (!(error instanceof ForbiddenError)) throw error;
+    await reader.settled();
     const findings = finish(forbiddenFindings(reader.denied(), target), genericNextStepContext(target, config.knativeNamespace));
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: findings[0]?.code ?? null, findings, stats: stats() };
   }
   if (!found) {
-    const findings = finish([await notFoundFinding(reader, target)], genericNextStepContext(target, config.knativeNamespace));
+    const notFound = await notFoundFinding(reader, target);
+    await reader.settled();
+    const findings = finish([notFound], genericNextStepContext(target, config.knativeNamespace));
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: 'ISVC_NOT_FOUND', findings, stats: stats() };
   }
 
@@ -94,7 +123,9 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
   const ordered = finish(mergeDuplicates(findings), serviceNextStepContext(ctx.target, config.knativeNamespace));
   const first = ordered[0];
   const rootCause = first && first.severity !== 'info' ? first.code : null;
-  return { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
+  const report: Report = { target: { namespace: target.namespace, name: target.name, apiVersion }, ready, rootCause, findings: ordered, stats: stats() };
+  answeredByReport.set(report, reader.answered());
+  return report;
 }
 
 /**
@@ -128,11 +159,16 @@ function merge(a: Finding, b: Finding): Finding {
   const explains = [...new Set([...(base.explains ?? []), ...(other.explains ?? [])])];
   return {
     ...base,
-    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => JSON.stringify(b) === JSON.stringify(e)))],
+    evidence: [...base.evidence, ...other.evidence.filter((e) => !base.evidence.some((b) => sameEvidence(b, e)))],
     remediation: base.remediation ?? other.remediation,
     ...(base.next ?? other.next ? { next: base.next ?? other.next } : {}),
     ...(explains.length ? { explains } : {}),
   };
+}
+
+/** The same evidence, or the same note read from two places (a signature's note on an event and on a log line). */
+function sameEvidence(a: Evidence, b: Evidence): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || (a.kind === 'note' && b.kind === 'note' && a.text === b.text);
 }
 
 function forbiddenFindings(denied: DeniedRequest[], target: TargetRef): Finding[] {

@@ -1,7 +1,8 @@
 import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Namespace, V1Pod, V1ResourceQuota, V1Service } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { KubeClients } from './client.js';
-import { ClusterUnreachableError, ForbiddenError, type DeniedRequest } from './errors.js';
+import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError, type DeniedRequest } from './errors.js';
+import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import {
   CLUSTER_SERVING_RUNTIME,
   INFERENCE_SERVICE_VERSIONS,
@@ -15,7 +16,7 @@ import {
   type CustomResource,
   type VersionedResource,
 } from './resources.js';
-import { cachedServedGroups, firstServed, rememberServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
+import { cachedServedGroups, discoveryHints, firstServed, rememberServedGroups, sameServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
 import {
   inferenceServiceSchema,
   knativeServiceSchema,
@@ -41,6 +42,13 @@ export interface LogOptions {
   head?: boolean;
 }
 
+/** Reads a reader already answered (see ClusterReader.answered). */
+export interface AnsweredReads {
+  inferenceService(namespace: string, name: string): FoundInferenceService | null | undefined;
+  pods(namespace: string, labelSelector?: string): V1Pod[] | undefined;
+  limitRanges(namespace: string): V1LimitRange[] | undefined;
+}
+
 /** Pod logs are always read bounded: a diagnosis needs the end of a log (or its start), never all of it. */
 export const DEFAULT_LOG_TAIL_LINES = 400;
 export const DEFAULT_LOG_LIMIT_BYTES = 256 * 1024;
@@ -55,8 +63,24 @@ export const HEAD_LOG_LIMIT_BYTES = 64 * 1024;
 export class ClusterReader {
   private readonly memo = new Map<string, Promise<unknown>>();
   private readonly deniedRequests = new Map<string, DeniedRequest>();
+  /** The API group of an InferenceService handed in by `know` (e.g. from an informer's cache). */
+  private given: CustomResource | undefined;
+  /** Settled answers of `memo`, by the same keys. */
+  private readonly answers = new Map<string, unknown>();
 
-  constructor(private readonly clients: KubeClients) {}
+  private readonly cluster: string;
+  /**
+   * What the first wave of reads goes by before discovery answers: this process's remembered
+   * answer, else a hint from an earlier process (checked by `hintHeld`); undefined: neither.
+   */
+  private readonly early: { groups: ServedGroups; hinted: boolean } | undefined;
+
+  constructor(private readonly clients: KubeClients) {
+    this.cluster = clients.kubeConfig.getCurrentCluster()?.server ?? '';
+    const remembered = cachedServedGroups(this.cluster);
+    const hint = remembered ? undefined : discoveryHints()?.read(this.cluster);
+    this.early = remembered ? { groups: remembered, hinted: false } : hint ? { groups: hint, hinted: true } : undefined;
+  }
 
   /** Requests the API refused so far, one per distinct verb/resource/namespace. */
   denied(): DeniedRequest[] {
@@ -79,17 +103,18 @@ export class ClusterReader {
   }
 
   /**
-   * The API groups the cluster serves (discovery, remembered per cluster for a few minutes); null
-   * when discovery is not available, and every read is then tried as if its group were served.
+   * The API groups the cluster serves (discovery, remembered per cluster for a few minutes, and
+   * written to the hint store when there is one); null when discovery is not available, and every
+   * read is then tried as if its group were served.
    */
   servedGroups(): Promise<ServedGroups | null> {
     return this.once('discovery', async () => {
-      const cluster = this.clients.kubeConfig.getCurrentCluster()?.server ?? '';
-      const cached = cachedServedGroups(cluster);
+      const cached = cachedServedGroups(this.cluster);
       if (cached) return cached;
       try {
         const groups = servedGroupsOf(await this.clients.apis.getAPIVersions());
-        rememberServedGroups(cluster, groups);
+        rememberServedGroups(this.cluster, groups);
+        discoveryHints()?.write(this.cluster, groups);
         return groups;
       } catch {
         return null;
@@ -97,24 +122,69 @@ export class ClusterReader {
     });
   }
 
+  /** The groups reads go by: at once when remembered or hinted (a hint is checked by a fresh discovery sent alongside), else discovery's answer. */
+  private groupsForReads(): Promise<ServedGroups | null> {
+    if (!this.early) return this.servedGroups();
+    if (this.early.hinted) void this.servedGroups();
+    return Promise.resolve(this.early.groups);
+  }
+
+  /**
+   * False when the reads so far went by a hint that a fresh discovery contradicts: the caller
+   * starts again with a new reader (which goes by the fresh answer, now remembered).
+   */
+  async hintHeld(): Promise<boolean> {
+    if (!this.early?.hinted) return true;
+    const fresh = await this.servedGroups();
+    return fresh === null || sameServedGroups(fresh, this.early.groups);
+  }
+
+  /**
+   * The API group an InferenceService of this cluster most likely has, known without a request
+   * (the first supported one the remembered or hinted discovery serves; serving.kserve.io when
+   * nothing is known): the first wave lists pods by that group's label.
+   */
+  likelyInferenceServiceGroup(): string {
+    if (this.given) return this.given.group;
+    const groups = this.early?.groups;
+    const served = groups ? INFERENCE_SERVICE_VERSIONS.find((r) => groups.versions.get(r.group)?.includes(r.version)) : undefined;
+    return (served ?? INFERENCE_SERVICE_VERSIONS[0]!).group;
+  }
+
+  /**
+   * Takes the InferenceService as someone in this process already holds it (the watcher's
+   * informer): `inferenceService` answers with it, without a request. Ignored when the object does
+   * not parse as an InferenceService of that name.
+   */
+  know(namespace: string, name: string, held: { resource: CustomResource; object: unknown }): boolean {
+    const parsed = inferenceServiceSchema.safeParse(held.object);
+    if (!parsed.success || parsed.data.metadata.name !== name || (parsed.data.metadata.namespace ?? namespace) !== namespace) return false;
+    const found: FoundInferenceService = { resource: held.resource, object: parsed.data };
+    const key = `isvc/${namespace}/${name}`;
+    this.memo.set(key, Promise.resolve(found));
+    this.answers.set(key, found);
+    this.given = held.resource;
+    return true;
+  }
+
   /** The InferenceService API versions the cluster serves, most preferred first (all supported ones when discovery is unavailable). */
   async inferenceServiceVersions(): Promise<CustomResource[]> {
-    const groups = await this.servedGroups();
+    const groups = await this.groupsForReads();
     if (!groups) return [...INFERENCE_SERVICE_VERSIONS];
     return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
   }
 
   /**
-   * The InferenceService under any served API version, preferring the newest. The newest version is
-   * asked together with discovery (one round trip on a KServe cluster, even before discovery is
-   * remembered); the versions discovery says are served are asked next only when it is not there.
+   * The InferenceService under any served API version, preferring the newest. When discovery is
+   * remembered or hinted, every served version is asked at once; otherwise the newest version is
+   * asked together with discovery (one round trip on a KServe cluster), and the versions discovery
+   * says are served next, only when it is not there.
    */
   inferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
     return this.once(`isvc/${namespace}/${name}`, async () => {
-      const known = cachedServedGroups(this.clients.kubeConfig.getCurrentCluster()?.server ?? '');
       const newest = INFERENCE_SERVICE_VERSIONS[0]!;
       let versions: CustomResource[];
-      if (known) versions = await this.inferenceServiceVersions();
+      if (this.early) versions = await this.inferenceServiceVersions();
       else {
         const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
         if (first) return { resource: newest, object: first };
@@ -139,7 +209,7 @@ export class ClusterReader {
 
   /** Whether the cluster serves an API group; undefined when discovery is unavailable. */
   async servesGroup(group: string): Promise<boolean | undefined> {
-    const groups = await this.servedGroups();
+    const groups = await this.groupsForReads();
     return groups ? groups.versions.has(group) : undefined;
   }
 
@@ -158,7 +228,7 @@ export class ClusterReader {
    */
   listVersioned<T = KubeObject>(resource: VersionedResource, namespace: string | undefined, schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>, labelSelector?: string): Promise<T[]> {
     return this.once(`listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`, async () => {
-      const groups = await this.servedGroups();
+      const groups = await this.groupsForReads();
       const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
       if (!version) return [];
       const { group, plural, kind, namespaced } = resource;
@@ -329,8 +399,25 @@ export class ClusterReader {
     if (!p) {
       p = load();
       this.memo.set(key, p);
+      p.then(
+        (value) => this.answers.set(key, value),
+        () => undefined,
+      );
     }
     return p;
+  }
+
+  /**
+   * What this reader already got back, without a request (undefined when it never asked, or the
+   * read failed): a remediation offered from this diagnosis plans with it instead of reading again.
+   */
+  answered(): AnsweredReads {
+    const get = <T>(key: string) => this.answers.get(key) as T | undefined;
+    return {
+      inferenceService: (namespace, name) => get<FoundInferenceService | null>(`isvc/${namespace}/${name}`),
+      pods: (namespace, labelSelector) => get<V1Pod[]>(`pods/${namespace}/${labelSelector ?? ''}`),
+      limitRanges: (namespace) => get<V1LimitRange[]>(`limitranges/${namespace}`),
+    };
   }
 
   private async call<T, F = never>(
@@ -350,6 +437,7 @@ export class ClusterReader {
         throw new ForbiddenError(request);
       }
       const what = `${request.verb} ${request.resource}${request.namespace ? ` in ${request.namespace}` : ''}`;
+      if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
       if (status === undefined) throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`, status);
     }

@@ -14,8 +14,11 @@ import { PatchStrategy, setHeaderOptions, type CoreV1Event, type V1LimitRange, t
 import { CodedError } from '../core/coded-error.js';
 import type { KubeClients } from './client.js';
 import { statusOf } from './cluster-reader.js';
-import { ClusterUnreachableError, ForbiddenError } from './errors.js';
+import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError } from './errors.js';
+import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import type { KubeObject } from './schemas.js';
+import { cutLine } from '../logs/cut-line.js';
+import { redactText } from '../logs/redact.js';
 
 /** The object a write is about. `apiVersion` "v1" for core kinds, "group/version" otherwise. */
 export interface ObjectRef {
@@ -122,7 +125,8 @@ export class ClusterWriter {
       involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, namespace: involved.namespace, name: involved.name, ...(involved.uid ? { uid: involved.uid } : {}) },
       type: event.type,
       reason: event.reason,
-      message: event.message.slice(0, 1024),
+      // an Event is read by anyone who may `kubectl describe`: redacted, then cut to the API's limit without halving a marker
+      message: cutLine(redactText(event.message), 1024),
       source: { component: 'isvc-doctor' },
       reportingComponent: 'isvc-doctor',
       reportingInstance: 'isvc-doctor',
@@ -145,6 +149,7 @@ export class ClusterWriter {
       if (status === 409) throw new WriteConflictError(`${what}: the object changed since it was read (409 Conflict)`);
       if (status === 404) throw new ObjectGoneError(`${what}: not found`);
       if (status !== undefined && status < 500) throw new WriteRejectedError(`${what}: the API answered ${status}: ${messageOf(error)}`, status);
+      if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
       if (status === undefined) throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}`, status);
     }

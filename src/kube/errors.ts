@@ -16,10 +16,26 @@ export class ForbiddenError extends CodedError<'KUBE_FORBIDDEN'> {
 }
 
 /** The cluster could not be reached or answered with a server error (CLI exit status 3; retried by jobs). */
-export class ClusterUnreachableError extends CodedError<'KUBE_UNREACHABLE'> {
-  constructor(message: string, readonly status?: number) {
-    super('KUBE_UNREACHABLE', message);
+export class ClusterUnreachableError extends CodedError<'KUBE_UNREACHABLE' | 'KUBE_TIMEOUT'> {
+  constructor(message: string, readonly status?: number, code: 'KUBE_UNREACHABLE' | 'KUBE_TIMEOUT' = 'KUBE_UNREACHABLE') {
+    super(code, message);
   }
+}
+
+/**
+ * A request the API server did not answer within `kubernetes.requestTimeout` (a black-holed or
+ * overloaded API server). A kind of ClusterUnreachableError (CLI exit status 3; jobs retry it),
+ * with its own code and a message naming the request.
+ */
+export class KubeTimeoutError extends ClusterUnreachableError {
+  constructor(readonly request: string, readonly timeoutMs: number) {
+    super(`the Kubernetes API did not answer ${request} within ${formatSeconds(timeoutMs)} (kubernetes.requestTimeout)`, undefined, 'KUBE_TIMEOUT');
+  }
+}
+
+function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
 export function describeResource(d: Pick<DeniedRequest, 'group' | 'resource'>): string {

@@ -25,6 +25,38 @@ export function rememberServedGroups(cluster: string, groups: ServedGroups, now 
   cache.set(cluster, { at: now, groups });
 }
 
+/**
+ * A remembered answer from an earlier process (the CLI keeps one per cluster on disk, as kubectl
+ * keeps its discovery cache): only a hint. A reader uses it to send its first wave at once, and
+ * checks it against a fresh discovery sent in the same wave; a hint that turns out wrong costs a
+ * second try, never a finding.
+ */
+export interface DiscoveryHints {
+  read(cluster: string): ServedGroups | undefined;
+  write(cluster: string, groups: ServedGroups): void;
+}
+
+let hints: DiscoveryHints | null = null;
+
+/** The process's hint store (the CLI sets one; the bot keeps discovery in memory and needs none). */
+export function useDiscoveryHints(store: DiscoveryHints | null): void {
+  hints = store;
+}
+
+export function discoveryHints(): DiscoveryHints | null {
+  return hints;
+}
+
+/** Whether two answers name the same groups and versions. */
+export function sameServedGroups(a: ServedGroups, b: ServedGroups): boolean {
+  if (a.versions.size !== b.versions.size) return false;
+  for (const [group, versions] of a.versions) {
+    const other = b.versions.get(group);
+    if (!other || other.length !== versions.length || other.some((v, i) => v !== versions[i])) return false;
+  }
+  return true;
+}
+
 /** Builds the view from an APIGroupList (`{groups: [{name, versions: [{version}], preferredVersion}]}`). */
 export function servedGroupsOf(list: { groups?: Array<{ name: string; versions?: Array<{ version: string }>; preferredVersion?: { version: string } }> }): ServedGroups {
   const versions = new Map<string, string[]>();

@@ -115,4 +115,8 @@ const urlQuery = regexRule(
   `$1${REDACTED}`,
 );
 
-export const KEY_VALUE_RULES: SecretRule[] = [authorization, cookie, urlUserinfo, urlQuery, secretFlag, shortPassword, keyValue, envDump];
+/** `{"name": "DB_PASSWORD", "value": "..."}` (a Kubernetes env entry on one line, JSON or flow YAML): the name says what the value is. */
+const ENV_ENTRY = /(\bname\\?["']?[ \t]*:[ \t]*\\?["']?([A-Za-z_][\w.-]{0,79})\\?["']?[ \t]*,[ \t]*\\?["']?value\\?["']?[ \t]*:[ \t]*)/g;
+const envEntry = afterKey('env-entry', ENV_ENTRY, (m, value) => secretKeyStrength(m[2]!) === 'strong' && !isPlaceholder(value, m[2]));
+
+export const KEY_VALUE_RULES: SecretRule[] = [envEntry, authorization, cookie, urlUserinfo, urlQuery, secretFlag, shortPassword, keyValue, envDump];

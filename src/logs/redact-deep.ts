@@ -52,5 +52,8 @@ function walk(value: unknown, seen: WeakMap<object, unknown>, depth: number): un
     if (v === undefined && !(key in value)) continue;
     copy[redactText(key)] = maskUnderKey(key, v) ?? walk(v, seen, depth + 1);
   }
+  // a Kubernetes env entry `{name: DB_PASSWORD, value: ...}`: the name says what the value is
+  const env = value as { name?: unknown; value?: unknown };
+  if (typeof env.name === 'string' && typeof env.value === 'string' && secretKeyStrength(env.name) === 'strong' && !isPlaceholder(env.value)) copy.value = REDACTED;
   return copy;
 }

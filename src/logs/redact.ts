@@ -11,7 +11,9 @@
  * Redact before cutting: a cut secret may no longer match any rule (see cut-line.ts).
  */
 import { KEY_VALUE_RULES } from './key-value-rules.js';
-import { redactedAs } from './redaction-marker.js';
+import { REDACTED, redactedAs } from './redaction-marker.js';
+import { secretKeyStrength } from './secret-key-name.js';
+import { isPlaceholder } from './secret-value.js';
 import type { LineContext, SecretRule } from './secret-rule.js';
 import { TOKEN_RULES } from './token-rules.js';
 
@@ -35,8 +37,25 @@ export function redactLine(line: string, context: LineContext = { codeLine: fals
   return out;
 }
 
-function bodyLine(line: string): string | undefined {
+/** A line's prefix with its digits made alike: the timestamps of one log's prefixes differ only in digits. */
+const shapeOf = (text: string) => text.replace(/\d/g, '0');
+const MARKER_ALONE = /^\s*\[REDACTED(?::[a-z0-9-]+)?\]\s*$/;
+const BASE64_REST = /^(\s*)[A-Za-z0-9+/]+={0,2}(\s*)$/;
+
+/**
+ * A key body line. `prefixShape` is the shape of what stood before `-----BEGIN` (a log prefix such
+ * as a timestamp or a level): after the same prefix, base64 of any length is a body line, so the
+ * short last line of a block is masked too.
+ */
+function bodyLine(line: string, prefixShape = ''): string | undefined {
   if (PEM_HEADER.test(line) || line.trim() === '') return line;
+  const samePrefix = prefixShape.trim() !== '' && shapeOf(line.slice(0, prefixShape.length)) === prefixShape;
+  // a body line already masked (text redacted before, e.g. a message quoted in another) is still a body line
+  if (MARKER_ALONE.test(samePrefix ? line.slice(prefixShape.length) : line)) return line;
+  if (samePrefix) {
+    const rest = BASE64_REST.exec(line.slice(prefixShape.length));
+    if (rest) return `${line.slice(0, prefixShape.length)}${rest[1]}${PRIVATE_KEY}${rest[2]}`;
+  }
   const alone = BODY_ALONE.exec(line);
   if (alone) return `${alone[1]}${PRIVATE_KEY}${alone[2]}`;
   const m = BODY_WORD.exec(line);
@@ -46,6 +65,7 @@ function bodyLine(line: string): string | undefined {
 export function redactLines(lines: readonly string[]): string[] {
   const out: string[] = [];
   let inKey = false;
+  let prefixShape = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (inKey || (KEY_END.test(line) && !KEY_ANY_BEGIN.test(line))) {
@@ -53,11 +73,13 @@ export function redactLines(lines: readonly string[]): string[] {
       if (end) {
         if (!inKey) maskBodyBefore(lines, out); // the BEGIN line was cut off (a log's tail): mask the body lines before END
         const before = line.slice(0, end.index);
-        out.push(`${bodyLine(before) ?? before}${line.slice(end.index)}`);
+        // what stands before END is the log's prefix (kept), or the last body line glued to END (masked)
+        const prefix = shapeOf(before) === prefixShape || !/[0-9+/=]/.test(before);
+        out.push(`${prefix ? before : (bodyLine(before) ?? before)}${line.slice(end.index)}`);
         inKey = false;
         continue;
       }
-      const body = bodyLine(line);
+      const body = bodyLine(line, prefixShape);
       if (body !== undefined) {
         out.push(body);
         continue;
@@ -65,10 +87,26 @@ export function redactLines(lines: readonly string[]): string[] {
       inKey = false; // not a key line after all: the block was cut short
     }
     const context = { codeLine: i > 0 && TRACEBACK_FRAME.test(lines[i - 1]!) };
-    out.push(redactLine(line, context));
-    if (KEY_BEGIN.test(line)) inKey = true;
+    out.push(i > 0 ? redactEnvValue(lines[i - 1]!, redactLine(line, context)) : redactLine(line, context));
+    const begin = KEY_BEGIN.exec(line);
+    if (begin) {
+      inKey = true;
+      prefixShape = shapeOf(line.slice(0, begin.index));
+    }
   }
   return out;
+}
+
+const ENV_NAME_LINE = /^\s*-?\s*name:\s*["']?([A-Za-z_][\w.-]*)["']?\s*$/;
+const ENV_VALUE_LINE = /^(\s*value:\s*)(["']?)(.*?)\2(\s*)$/;
+
+/** A YAML env entry over two lines (`- name: DB_PASSWORD` then `  value: ...`): the name says what the value is. */
+function redactEnvValue(previous: string, line: string): string {
+  const name = ENV_NAME_LINE.exec(previous);
+  if (!name || secretKeyStrength(name[1]!) !== 'strong') return line;
+  const v = ENV_VALUE_LINE.exec(line);
+  if (!v || v[3] === '' || isPlaceholder(v[3]!, name[1])) return line;
+  return `${v[1]}${v[2]}${REDACTED}${v[2]}${v[4]}`;
 }
 
 /** Masks the key body lines just before an END line whose BEGIN is not in the text. */

@@ -44,7 +44,7 @@ export const TOKEN_RULES: SecretRule[] = [
   prefixed('huggingface-token', 'hf_', '[A-Za-z0-9]{30,}(?![A-Za-z0-9_])'),
   prefixed('anthropic-key', 'sk-ant-[a-z]+\\d*-', '[A-Za-z0-9_-]{20,}'),
   prefixed('openai-project-key', 'sk-(?:proj|svcacct|admin)-', '[A-Za-z0-9_-]{20,}'),
-  prefixed('openai-key', 'sk-', '(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\\d)[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])'),
+  prefixed('openai-key', 'sk-', '(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\\d)[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])'),
   prefixed('stripe-key', '(?:sk|rk)_(?:live|test)_|whsec_', '[A-Za-z0-9]{20,}'),
   prefixed('slack-token', 'xox[abeoprs]-', '[A-Za-z0-9-]{10,}'),
   prefixed('slack-app-token', 'xapp-', '[A-Za-z0-9-]{10,}'),

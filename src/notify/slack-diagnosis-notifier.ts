@@ -15,6 +15,7 @@ import {
   renderStatus,
   renderVerdict,
 } from '../render/slack/index.js';
+import { renderJobTimedOut } from '../render/slack/render-timeout.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { notifierOf } from './notifier.js';
 
@@ -33,7 +34,12 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
       return null;
     },
     'diagnosis-failed': async ({ subscriber: s, target, failure }) => {
-      const message = failure.kind === 'cluster-unreachable' ? renderClusterUnreachable(target, failure.reason, failure.attempts) : renderJobFailed(target, failure.code);
+      const message =
+        failure.kind === 'cluster-unreachable'
+          ? renderClusterUnreachable(target, failure.reason, failure.attempts)
+          : failure.kind === 'timed-out'
+            ? renderJobTimedOut(target, failure.seconds)
+            : renderJobFailed(target, failure.code);
       await poster.post(s.channel, message, s.threadTs);
       await poster.update(s.channel, s.rootTs, message);
       return null;

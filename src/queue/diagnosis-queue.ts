@@ -6,6 +6,7 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { settledWithin } from '../core/bounded.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { withQueueDeadline } from './queue-errors.js';
@@ -120,8 +121,9 @@ export class DiagnosisQueue {
     await withQueueDeadline('ping', this.timeoutMs, () => this.connection.ping());
   }
 
+  /** Bounded: with Redis gone BullMQ's close would wait for it forever. */
   async close(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
+    await settledWithin(this.queue.close(), 2000);
     this.connection.disconnect();
   }
 }

@@ -12,7 +12,7 @@ export interface ConnectionLogger {
   warn(message: string): void;
 }
 
-export function createRedisConnection(url: string, role: RedisRole, logger?: ConnectionLogger): Redis {
+export function createRedisConnection(url: string, role: RedisRole, logger?: ConnectionLogger, extra: Partial<RedisOptions> = {}): Redis {
   const options: RedisOptions = {
     lazyConnect: false,
     connectTimeout: 2000,

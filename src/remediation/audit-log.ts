@@ -6,6 +6,7 @@
  * the config's `remediation.auditMaxEntries`; entries are never changed.
  */
 import type { Redis } from 'ioredis';
+import { redactDeep } from '../logs/redact-deep.js';
 
 export type AuditEvent = 'proposed' | 'approved' | 'rejected' | 'refused' | 'expired' | 'superseded' | 'applied' | 'failed' | 'verified';
 
@@ -41,7 +42,8 @@ export class AuditLog {
   }
 
   async append(entry: AuditEntry, now = new Date()): Promise<string> {
-    const fields = Object.entries({ at: now.toISOString(), ...entry }).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
+    // an outcome or a patch may quote the cluster (an API error, a value): the stream keeps no secret
+    const fields = Object.entries({ at: now.toISOString(), ...redactDeep(entry) }).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
     return (await this.redis.xadd(this.key, 'MAXLEN', '~', this.maxEntries, '*', ...fields)) ?? '';
   }
 

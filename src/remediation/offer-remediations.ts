@@ -6,6 +6,7 @@
  */
 import { RemediationError } from '../changes/remediation-error.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
+import { answeredReadsOf } from '../diagnosis/run-diagnosis.js';
 import type { Finding, Report } from '../findings/types.js';
 import { actionById } from './actions/index.js';
 import { planProposal } from './plan-proposal.js';
@@ -30,11 +31,13 @@ export function offerable(report: Report): Finding[] {
 
 export async function offerRemediations(deps: RemediationDeps, report: Report, threads: OfferThread[]): Promise<number> {
   let posted = 0;
+  // what the diagnosis read moments ago: no second lookup of the InferenceService, no second pod list
+  const seen = answeredReadsOf(report);
   for (const finding of offerable(report)) {
     for (const t of threads) {
       const r = finding.remediation!;
       try {
-        const p = await planProposal(deps, { action: r.action, params: r.params ?? {}, target: { namespace: report.target.namespace, name: report.target.name }, findingCode: finding.code, requester: t.user, channel: t.channel, threadTs: t.threadTs });
+        const p = await planProposal(deps, { action: r.action, params: r.params ?? {}, target: { namespace: report.target.namespace, name: report.target.name }, findingCode: finding.code, requester: t.user, channel: t.channel, threadTs: t.threadTs, ...(seen ? { seen } : {}) });
         await postProposal(deps, p);
         posted += 1;
       } catch (error) {

@@ -5,11 +5,13 @@
  */
 import { RemediationError } from '../changes/remediation-error.js';
 import type { TargetRef } from '../core/target-ref.js';
+import type { AnsweredReads } from '../kube/cluster-reader.js';
 import { describeRef } from '../kube/cluster-writer.js';
 import { ForbiddenError } from '../kube/errors.js';
 import { actionById } from './actions/index.js';
 import { newProposalId, type Proposal } from './proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
+import type { ActionContext } from './types.js';
 
 export interface ProposalRequest {
   action: string;
@@ -19,10 +21,12 @@ export interface ProposalRequest {
   requester: string;
   channel: string;
   threadTs: string;
+  /** What the diagnosis that offered the fix read (a proposal planned right after it reads nothing twice). */
+  seen?: AnsweredReads;
 }
 
-export function actionContext(deps: Pick<RemediationDeps, 'writer' | 'config'>, target: TargetRef) {
-  return { writer: deps.writer, target, settings: { maxMemoryBytes: deps.config.maxMemoryBytes, knativeNamespace: deps.config.knativeNamespace } };
+export function actionContext(deps: Pick<RemediationDeps, 'writer' | 'config'>, target: TargetRef, seen?: AnsweredReads): ActionContext {
+  return { writer: deps.writer, target, settings: { maxMemoryBytes: deps.config.maxMemoryBytes, knativeNamespace: deps.config.knativeNamespace }, ...(seen ? { seen } : {}) };
 }
 
 export async function planProposal(deps: RemediationDeps, req: ProposalRequest): Promise<Proposal> {
@@ -32,7 +36,7 @@ export async function planProposal(deps: RemediationDeps, req: ProposalRequest):
   if (!parsed.success) throw new RemediationError('REMEDIATION_BAD_PARAMS', `${req.action}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   let plan;
   try {
-    plan = await action.plan(actionContext(deps, req.target), parsed.data);
+    plan = await action.plan(actionContext(deps, req.target, req.seen), parsed.data);
   } catch (error) {
     if (error instanceof ForbiddenError) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', `the bot's remediation role may not do this: ${error.message}`);
     throw error;

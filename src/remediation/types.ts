@@ -7,6 +7,7 @@ import type { FieldChange } from '../changes/field-changes.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { DiagnosisContext } from '../diagnosis/playbook.js';
 import type { Remediation } from '../findings/types.js';
+import type { AnsweredReads } from '../kube/cluster-reader.js';
 import type { ClusterWriter, ObjectRef, PatchKind } from '../kube/cluster-writer.js';
 
 export type Risk = 'low' | 'medium' | 'high';
@@ -45,6 +46,12 @@ export interface ActionContext {
   settings: RemediationSettings;
   /** The InferenceService the remediation is about. */
   target: TargetRef;
+  /**
+   * What the diagnosis that offered this fix read moments ago (only when a proposal is planned
+   * right after it): plan with these instead of reading again. Approval re-validates against the
+   * live objects, so a plan from them is as safe as a fresh one.
+   */
+  seen?: AnsweredReads;
 }
 
 export type Validation = { ok: true } | { ok: false; reason: 'stale' | 'gone'; message: string };

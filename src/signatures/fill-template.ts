@@ -2,7 +2,8 @@
  * Fills a signature's title / next / note template: {name}, {namespace}, {component}, {pod},
  * {container}, {storageUri}, {runtime}, {modelFormat}, {image}, {knativeNamespace},
  * {field:KEY} (where KEY of the component lives in this service's spec, e.g.
- * spec.predictor.model.storageUri) and {match:N} / {match:NAME} (a group of the pattern).
+ * spec.predictor.model.storageUri), {match:N} / {match:NAME} (a group of the pattern) and
+ * {len:N} / {len:NAME} (how many characters that group holds, e.g. a host label's length).
  */
 export const TEMPLATE_PLACEHOLDERS = [
   'name',
@@ -17,6 +18,7 @@ export const TEMPLATE_PLACEHOLDERS = [
   'knativeNamespace',
   'field:',
   'match:',
+  'len:',
 ] as const;
 
 export interface TemplateValues {
@@ -35,10 +37,11 @@ export function placeholdersOf(template: string): string[] {
 export function fillTemplate(template: string, t: TemplateValues): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     if (name.startsWith('field:')) return t.field(name.slice('field:'.length));
-    if (name.startsWith('match:')) {
-      const key = name.slice('match:'.length);
+    if (name.startsWith('match:') || name.startsWith('len:')) {
+      const key = name.slice(name.indexOf(':') + 1);
       // a group that did not take part in the match is empty
-      return (/^\d+$/.test(key) ? t.match?.[Number(key)] : t.match?.groups?.[key]) ?? '';
+      const group = (/^\d+$/.test(key) ? t.match?.[Number(key)] : t.match?.groups?.[key]) ?? '';
+      return name.startsWith('len:') ? String(group.length) : group;
     }
     return t.values[name] ?? whole;
   });

@@ -60,11 +60,20 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   return snapshot;
 }
 
+/**
+ * A YAML file of a snapshot may be at most this large: parsing YAML takes many times the text's
+ * size in memory, and 64 MB holds well over 10,000 objects.
+ */
+export const MAX_YAML_BYTES = 64 * 1024 * 1024;
+
 async function readOptional(file: string): Promise<string | undefined> {
   try {
+    const { size } = await stat(file);
+    if (size > MAX_YAML_BYTES) throw new SnapshotError(`too large to read (${(size / 1024 / 1024).toFixed(1)} MB; a snapshot's YAML file may be at most ${MAX_YAML_BYTES / 1024 / 1024} MB)`, file);
     return await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof SnapshotError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SnapshotError(`cannot read: ${(error as Error).message}`, file);
+    throw new SnapshotError(`cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, file);
   }
 }

@@ -30,6 +30,8 @@ export class IsvcWatcher {
   private readonly readings = new Map<string, Map<number, IsvcState>>();
   private readonly effective = new Map<string, IsvcState>();
   private informers: RestartingInformer<KubernetesObject>[] = [];
+  /** Each informer's version (its rank in preference order) and namespace (null: cluster-wide). */
+  private readonly sources = new Map<RestartingInformer<KubernetesObject>, { rank: number; resource: CustomResource; namespace: string | null }>();
 
   constructor(private readonly options: IsvcWatcherOptions) {}
 
@@ -56,6 +58,7 @@ export class IsvcWatcher {
           ...(this.options.initialBackoffMs ? { initialBackoffMs: this.options.initialBackoffMs } : {}),
         });
         this.informers.push(informer);
+        this.sources.set(informer, { rank, resource: r, namespace });
       }
     });
     for (const i of this.informers) i.start();
@@ -66,12 +69,29 @@ export class IsvcWatcher {
     const informers = this.informers;
     this.informers = [];
     await Promise.all(informers.map((i) => i.stop()));
+    this.sources.clear();
     this.readings.clear();
     this.effective.clear();
   }
 
   get(key: string): IsvcState | undefined {
     return this.effective.get(key);
+  }
+
+  /**
+   * The whole object as the informer holds it, under the version whose reading is in effect: a
+   * diagnosis in this process starts from it instead of asking the API server again.
+   */
+  object(namespace: string, name: string): { resource: CustomResource; object: KubernetesObject } | undefined {
+    const state = this.effective.get(`${namespace}/${name}`);
+    if (!state) return undefined;
+    const rank = [...(this.readings.get(state.key)?.entries() ?? [])].sort((a, b) => a[0] - b[0])[0]?.[0];
+    for (const [informer, source] of this.sources) {
+      if (source.rank !== rank || (source.namespace !== null && source.namespace !== namespace)) continue;
+      const object = informer.get(name, namespace);
+      if (object) return { resource: source.resource, object };
+    }
+    return undefined;
   }
 
   all(): IterableIterator<IsvcState> {

@@ -68,6 +68,11 @@ export class RestartingInformer<T extends KubernetesObject> {
     await this.informer.stop();
   }
 
+  /** One object held now (undefined when the informer does not hold it). */
+  get(name: string, namespace?: string): T | undefined {
+    return this.informer.get(name, namespace);
+  }
+
   /** The objects held now. */
   objects(): readonly T[] {
     return this.informer.list();

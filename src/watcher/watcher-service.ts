@@ -30,6 +30,8 @@ export interface RunningWatcher {
   isLeader(): boolean;
   /** While leading: the watcher and the tracker (tests, bench). */
   current(): { watcher: IsvcWatcher; tracker: UnreadyTracker } | null;
+  /** An InferenceService as this replica's informers hold it (undefined when not leading or not held). */
+  inferenceService(namespace: string, name: string): ReturnType<IsvcWatcher['object']>;
   /** Resolves once this replica leads and has reconciled. */
   leading(): Promise<void>;
   close(): Promise<void>;
@@ -104,6 +106,7 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
     identity,
     isLeader: () => elector.isLeader,
     current: () => active,
+    inferenceService: (namespace, name) => (ready ? active?.watcher.object(namespace, name) : undefined),
     leading: () => (ready ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     close: async () => {
       await stopActive();

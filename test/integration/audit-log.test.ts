@@ -34,3 +34,15 @@ it('drops the oldest entries past its cap and keeps the newest', async () => {
   expect(kept.some((r) => r.proposalId === 'p-0')).toBe(false);
   await redis.del(audit.key);
 });
+
+it('keeps no secret an outcome or a patch quotes (an API error, a value)', async () => {
+  const audit = new AuditLog(redis, `audit-test-${randomUUID()}`, 100);
+  const password = `Pw${randomUUID().replace(/-/g, '').slice(0, 12)}9`;
+  const token = `glpat-${randomUUID().replace(/-/g, '')}`;
+  await audit.append({ ...entry(0), event: 'failed', patch: JSON.stringify({ env: [{ name: 'DB_PASSWORD', value: password }] }), outcome: `admission webhook denied: redis://:${password}@cache:6379 token ${token}` });
+  const [record] = await audit.list();
+  expect(JSON.stringify(record)).not.toContain(password);
+  expect(JSON.stringify(record)).not.toContain(token.slice(6));
+  expect(record!.outcome).toContain('admission webhook denied: redis://:[REDACTED]@cache:6379');
+  await redis.del(audit.key);
+});

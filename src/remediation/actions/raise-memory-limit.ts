@@ -71,7 +71,7 @@ export const raiseMemoryLimit: OfferingAction<Params, { component: string | unde
       if (typeof parent !== 'object' || parent === null) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', `${p.path.join('.')} does not exist in the live InferenceService`);
       const limit = str(valueAt(live, [...p.path, 'limits', 'memory']));
       const request = str(valueAt(live, [...p.path, 'requests', 'memory']));
-      const change = raisedMemory({ limit, request, maxBytes: ctx.settings.maxMemoryBytes, limitRanges: await ctx.writer.limitRanges(ctx.target.namespace) });
+      const change = raisedMemory({ limit, request, maxBytes: ctx.settings.maxMemoryBytes, limitRanges: ctx.seen?.limitRanges(ctx.target.namespace) ?? (await ctx.writer.limitRanges(ctx.target.namespace)) });
       const resources = { limits: { memory: change.limit }, ...(change.request ? { requests: { memory: change.request } } : {}) };
       return {
         patch: mergePatchAt(p.path, resources),

@@ -55,9 +55,14 @@ function offer(ctx: OfferContext, input: { pods: V1Pod[] } & RestartSelection): 
 
 /** The InferenceService's pods, fresh: by its label, else by its components' name prefixes (as the diagnosis finds them). */
 async function podsOf(ctx: ActionContext, group: string): Promise<V1Pod[]> {
-  const labelled = await ctx.writer.listPods(ctx.target.namespace, `${inferenceServiceLabel(group)}=${ctx.target.name}`);
+  const selector = `${inferenceServiceLabel(group)}=${ctx.target.name}`;
+  // as the diagnosis that offered the restart read them moments ago (its report names these pods)
+  const seen = ctx.seen?.pods(ctx.target.namespace, selector);
+  if (seen && seen.length > 0) return seen;
+  const labelled = await ctx.writer.listPods(ctx.target.namespace, selector);
   if (labelled.length > 0) return labelled;
-  return podsNamedFor(await ctx.writer.listPods(ctx.target.namespace, ''), ctx.target.name);
+  const seenAll = ctx.seen?.pods(ctx.target.namespace);
+  return podsNamedFor(seenAll ?? (await ctx.writer.listPods(ctx.target.namespace, '')), ctx.target.name);
 }
 
 function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string; uid?: string }> } {
@@ -71,7 +76,7 @@ export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSele
   params,
   offer,
   async plan(ctx, p) {
-    const isvc = await findInferenceService(ctx.writer, ctx.target);
+    const isvc = await findInferenceService(ctx.writer, ctx.target, ctx.seen);
     const failed = restartablePods(await podsOf(ctx, apiGroupOf(isvc.ref.apiVersion)), { component: p.component, ...(p.revision ? { revision: p.revision } : {}) });
     const where = `${p.component}${p.revision ? ` pods of revision ${p.revision}` : ' pods'}`;
     if (failed.length === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `no failed ${where} of ${ctx.target.namespace}/${ctx.target.name} to restart`);

@@ -48,7 +48,7 @@ const patch = patchAction<Params>({
   title: 'Skip tag resolution for a registry',
   params,
   async locate(ctx, p) {
-    const isvc = await findInferenceService(ctx.writer, ctx.target);
+    const isvc = await findInferenceService(ctx.writer, ctx.target, ctx.seen);
     const target: ObjectRef = { apiVersion: 'v1', kind: 'ConfigMap', namespace: p.namespace ?? ctx.settings.knativeNamespace, name: 'config-deployment' };
     const live = await ctx.writer.get(target);
     if (!live) throw new RemediationError('REMEDIATION_TARGET_NOT_FOUND', `ConfigMap ${target.namespace}/config-deployment not found`);

@@ -105,3 +105,32 @@ describe('diagnosisConfigFrom', () => {
     expect(() => diagnosisConfigFrom({ remediation: { maxMemory: 'lots' } }, 'c.yaml')).toThrow('c.yaml: remediation.maxMemory: expected a memory quantity like 16Gi');
   });
 });
+
+describe('isvc-doctor diagnose: bad config and error lines', () => {
+  it.each([
+    ['diagnosis:\n  knativeNamespace: 5\n', /config\.yaml: diagnosis\.knativeNamespace: expected string, got number$/],
+    ['queue: {concurrency: "four"}\n', /config\.yaml: queue\.concurrency: expected number, got string$/],
+    ['diagnosis:\n  logTailLines: many\n', /config\.yaml: diagnosis: unknown key\(s\) logTailLines$/],
+    ['- just\n- a list\n', /config\.yaml: expected a mapping of config keys/],
+  ])('refuses a config with wrong types or keys (%j) as bad input: exit 2, one line naming the file and the key', async (text, problem) => {
+    const dir = tempDir('bad-config-');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/config.yaml`, text);
+    const r = await run(['diagnose', 'sklearn-iris', '--snapshot', SCENARIO, '--config', `${dir}/config.yaml`]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(problem);
+  });
+
+  it('shows terminal escapes and redacts secrets in an error line instead of sending them', async () => {
+    const dir = tempDir('bad-snapshot-');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/objects.yaml`, 'apiVersion: v1\nkind: Pod\nmetadata: {name: "\u001b]8;;https://evil.example\u0007x"}\nspec: [\n');
+    const r = await run(['diagnose', 'sklearn-iris', '--snapshot', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const unknown = await run(['\u001b[2Jdiagnose']);
+    expect(unknown.stderr).toContain('unknown command "^[[2Jdiagnose"');
+  });
+});

@@ -45,6 +45,13 @@ describe('config', () => {
     expect(buildConfig({}, { SLACK_BOT_TOKEN: 'x', SLACK_APP_TOKEN: 'xapp-1', PORT: '9090' }).metricsPort).toBe(9090);
   });
 
+  it('takes the Kubernetes request limits (timeout, qps, burst) with client-go-style defaults', () => {
+    expect(buildConfig({}, env).kubernetes).toEqual({ requestTimeoutMs: 10_000, qps: 50, burst: 100 });
+    expect(buildConfig({ kubernetes: { requestTimeout: '3s', qps: 5, burst: 10 } }, env).kubernetes).toEqual({ requestTimeoutMs: 3000, qps: 5, burst: 10 });
+    expect(errorOf(() => buildConfig({ kubernetes: { requestTimeout: 'soon' } }, env)).message).toBe('config: kubernetes.requestTimeout: expected a duration like 5m');
+    expect(errorOf(() => buildConfig({ kubernetes: { burst: 0 } }, env)).message).toBe('config: kubernetes.burst: Number must be greater than or equal to 1');
+  });
+
   it('reads the YAML file and the environment', () => {
     const dir = tempDir('isvc-config-');
     const file = path.join(dir, 'config.yaml');

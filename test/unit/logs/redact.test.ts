@@ -163,6 +163,10 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
     const t = g.hex(32);
     return { line: `TWILIO_AUTH_TOKEN        ${t}`, secret: t, kept: 'TWILIO_AUTH_TOKEN        [REDACTED]' };
   },
+  'env-entry': (g) => {
+    const pw = g.password();
+    return { line: `env: [{name: DB_PASSWORD, value: ${pw}}, {name: MODEL, value: iris}]`, secret: pw, kept: 'env: [{name: DB_PASSWORD, value: [REDACTED]}, {name: MODEL, value: iris}]' };
+  },
 };
 
 describe('secret rules', () => {
@@ -187,6 +191,20 @@ describe('redactLines', () => {
     const lines = ['+ cat key.pem', '-----BEGIN EC PRIVATE KEY-----', ...body.map((l) => `    ${l}`), '-----END EC PRIVATE KEY-----', 'ERROR bad key'];
     const out = redactLines(lines);
     expect(out).toEqual(['+ cat key.pem', '-----BEGIN EC PRIVATE KEY-----', '    [REDACTED:private-key]', '    [REDACTED:private-key]', '    [REDACTED:private-key]', '-----END EC PRIVATE KEY-----', 'ERROR bad key']);
+  });
+
+  it('masks every body line after a log prefix (the short last one too) and keeps the prefix of the END line', () => {
+    const at = (s: number) => `2023-10-05T09:24:3${s}.611Z`;
+    const lines = [`${at(1)} -----BEGIN RSA PRIVATE KEY-----`, ...body.map((l, i) => `${at(i + 2)} ${l}`), `${at(6)} -----END RSA PRIVATE KEY-----`];
+    expect(redactLines(lines)).toEqual([lines[0], ...body.map((_, i) => `${at(i + 2)} [REDACTED:private-key]`), lines[4]]);
+    const levels = ['ERROR  -----BEGIN OPENSSH PRIVATE KEY-----', ...body.map((l) => `ERROR  ${l}`), 'ERROR  -----END OPENSSH PRIVATE KEY-----'];
+    expect(redactLines(levels)).toEqual([levels[0], ...body.map(() => 'ERROR  [REDACTED:private-key]'), levels[4]]);
+  });
+
+  it('still reads a block as a key when its body lines were masked before (text redacted once, quoted, redacted again)', () => {
+    const at = '2023-10-05T09:24:38.611Z';
+    const lines = [`${at} -----BEGIN PRIVATE KEY-----`, `${at} [REDACTED]`, `${at} ${body[2]}`, `${at} -----END PRIVATE KEY-----`];
+    expect(redactLines(lines)).toEqual([lines[0], lines[1], `${at} [REDACTED:private-key]`, lines[3]]);
   });
 
   it('masks the body lines before an END line whose BEGIN was cut off (a log tail)', () => {

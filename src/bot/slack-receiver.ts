@@ -1,0 +1,202 @@
+/**
+ * The HTTP front door of the Slack app (a Bolt Receiver): the cheap checks first, the ack as soon
+ * as the request is known good, Bolt and the listeners only after it.
+ *
+ * POST /slack/events:
+ * 1. both signature headers, the timestamp within five minutes either way (else 401), and a
+ *    Content-Length under the cap (else 413), before a byte of the body is read;
+ * 2. the body read up to the cap (413 past it), the signature verified over it (401);
+ * 3. parsed to an object (a `payload=null`, JSON `null` or bad JSON is 400, never a crash);
+ * 4. written to the request inbox (durable hand-off; a Slack retry of an event already taken is
+ *    acked and dropped), then acked with 200;
+ * 5. handed to Bolt (middleware, listeners) on the post-ack queue, a few at a time; the inbox entry
+ *    is removed once the listeners' work has run. A process that died holding entries has them run
+ *    by the next process to look (request-inbox.ts).
+ * Other paths are the custom routes (health), else 404.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { App, Receiver } from '@slack/bolt';
+import type { Logger } from '../core/logger.js';
+import { errorMessage } from '../core/error-message.js';
+import type { HealthRoute } from './health-routes.js';
+import { parseSlackBody } from './parse-slack-body.js';
+import { createPostAckQueue, type PostAckQueue } from './post-ack-queue.js';
+import { bodyBudget, readCappedBody } from './read-capped-body.js';
+import type { InboxEntry, RequestInbox } from './request-inbox.js';
+import { checkSlackHeaders, verifySlackSignature } from './verify-slack-request.js';
+
+export const SLACK_EVENTS_PATH = '/slack/events';
+/** Slack's own payloads stay far below this (a message is at most 40,000 characters, 50 blocks). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** What all bodies being read at once may hold together. */
+const BODY_BUDGET_BYTES = 32 * 1024 * 1024;
+/** How many Events API event ids one process remembers (Slack's retries, also when Redis is down). */
+const RECENT_EVENT_IDS = 10_000;
+
+export interface SlackReceiverOptions {
+  signingSecret: string;
+  routes?: HealthRoute[];
+  /** The durable hand-off (absent: requests are run from memory only). */
+  inbox?: RequestInbox;
+  maxBodyBytes?: number;
+  /** Post-ack work: how many at once, how many may wait. */
+  concurrency?: number;
+  maxPending?: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class SlackReceiver implements Receiver {
+  private app: App | null = null;
+  private server: http.Server | null = null;
+  private readonly queue: PostAckQueue;
+  private readonly budget = bodyBudget(BODY_BUDGET_BYTES);
+  private readonly recentEvents = new Set<string>();
+  private readonly maxBody: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SlackReceiverOptions) {
+    this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.now = options.now ?? Date.now;
+    this.queue = createPostAckQueue({
+      concurrency: options.concurrency ?? 8,
+      maxPending: options.maxPending ?? 2000,
+      onError: (e) => options.logger.warn(`after ack: ${errorMessage(e)}`),
+    });
+  }
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  async start(port: number): Promise<http.Server> {
+    const server = http.createServer((req, res) => this.handle(req, res));
+    server.on('clientError', (_error, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, () => resolve());
+    });
+    this.server = server;
+    this.options.inbox?.start((entries) => {
+      this.options.logger.info(`re-running ${entries.length} Slack request(s) a stopped process had acknowledged`);
+      for (const e of entries) this.enqueue(e);
+    });
+    return server;
+  }
+
+  /** Stops taking requests, lets the running work finish; what still waits stays in the inbox for another process. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    }
+    await this.queue.stop();
+    await this.options.inbox?.close({ release: true });
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo | null)?.port ?? 0;
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === SLACK_EVENTS_PATH && req.method === 'POST') {
+      void this.slackRequest(req, res).catch((error: unknown) => {
+        this.options.logger.warn(`slack request: ${errorMessage(error)}`);
+        if (!res.headersSent) refuse(req, res, 500, 'internal error');
+      });
+      return;
+    }
+    const route = this.options.routes?.find((r) => r.path === path && r.method === req.method);
+    if (route) return route.handler(req, res);
+    refuse(req, res, 404, 'not found');
+  }
+
+  private async slackRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const headers = checkSlackHeaders(req.headers, this.now());
+    if (!headers.ok) return refuse(req, res, 401, headers.reason);
+    const read = await readCappedBody(req, this.maxBody, this.budget);
+    if (!read.ok) {
+      if (read.reason === 'aborted') return void req.destroy();
+      return refuse(req, res, read.reason === 'too large' ? 413 : 503, read.reason === 'too large' ? `body over ${this.maxBody} bytes` : 'busy, try again');
+    }
+    if (!verifySlackSignature(this.options.signingSecret, headers.timestamp, headers.signature, read.body)) return refuse(req, res, 401, 'bad signature');
+    const parsed = parseSlackBody(read.body, req.headers['content-type']);
+    if (!parsed.ok) return refuse(req, res, 400, parsed.reason);
+    const body = parsed.body;
+    if (body.type === 'url_verification') return answer(res, 200, JSON.stringify({ challenge: String(body.challenge ?? '') }), 'application/json');
+    if (body.ssl_check !== undefined) return answer(res, 200, '');
+    if (this.queue.full) return refuse(req, res, 503, 'busy, try again');
+    const eventId = typeof body.event_id === 'string' ? body.event_id : undefined;
+    const retryNum = numberHeader(req.headers['x-slack-retry-num']);
+    if (eventId && this.recentEvents.has(eventId)) return this.dropRetry(res, eventId, retryNum);
+    const entry: InboxEntry = { id: randomUUID(), body, receivedAt: this.now(), ...(retryNum !== undefined ? { retryNum } : {}), ...retryReason(req) };
+    let durable = false;
+    if (this.options.inbox) {
+      try {
+        if ((await this.options.inbox.record(entry, eventId)) === 'duplicate') return this.dropRetry(res, eventId!, retryNum);
+        durable = true;
+      } catch (error) {
+        // Redis is down: ack anyway and run from memory (the listeners tell the user the queue is unavailable)
+        this.options.logger.warn(`slack request not written down, running it from memory: ${errorMessage(error)}`);
+      }
+    }
+    if (eventId) this.remember(eventId);
+    answer(res, 200, '');
+    this.enqueue(entry, durable);
+  }
+
+  private dropRetry(res: http.ServerResponse, eventId: string, retryNum: number | undefined): void {
+    this.options.logger.info('slack retry of a request already taken: acked, not run again', { eventId: eventId.slice(0, 40), retryNum });
+    answer(res, 200, '');
+  }
+
+  private remember(eventId: string): void {
+    this.recentEvents.add(eventId);
+    if (this.recentEvents.size > RECENT_EVENT_IDS) this.recentEvents.delete(this.recentEvents.values().next().value!);
+  }
+
+  private enqueue(entry: InboxEntry, durable = true): void {
+    this.queue
+      .push(async () => {
+        try {
+          await this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) });
+        } catch (error) {
+          this.options.logger.warn(`slack request could not be handled: ${errorMessage(error, 200)}`);
+        }
+        if (durable) await this.options.inbox?.done(entry.id);
+      })
+      .catch(() => undefined); // queue stopped: the entry stays in the inbox for the next process
+  }
+}
+
+function numberHeader(value: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || !/^\d{1,6}$/.test(v)) return undefined;
+  return Number(v);
+}
+
+function retryReason(req: http.IncomingMessage): { retryReason?: string } {
+  const v = req.headers['x-slack-retry-reason'];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s ? { retryReason: s.slice(0, 60) } : {};
+}
+
+function answer(res: http.ServerResponse, status: number, body: string, type = 'text/plain'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** An error answer; a body not read is not read: the connection is closed after the answer. */
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, reason: string): void {
+  const unread = !req.complete;
+  res.writeHead(status, { 'content-type': 'application/json', ...(unread ? { connection: 'close' } : {}) });
+  res.end(JSON.stringify({ error: reason }));
+  if (unread) res.once('finish', () => req.socket.destroySoon?.() ?? req.destroy());
+}

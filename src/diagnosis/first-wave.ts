@@ -1,0 +1,39 @@
+/**
+ * The first wave of a diagnosis: every read that depends only on the InferenceService's name and
+ * namespace starts together with the lookup of the InferenceService itself, through the memoised
+ * reader; the playbooks then find them answered, and only reads that depend on what those answers
+ * say (a pod's log, a gateway a VirtualService names) make a second wave.
+ *
+ * The reads most playbooks share are here (the related objects: events, the service's pods by
+ * label, Knative Services, Revisions, VirtualServices); a playbook adds its own through its
+ * optional `firstWave` (e.g. the ingress controller's pods). To add a read: return it from your
+ * playbook's `firstWave`, reading through the reader's methods exactly as `run` will (same
+ * arguments), so the two share one request. Groups the cluster does not serve cost no request.
+ */
+import type { DiagnosisConfig } from '../config.js';
+import type { ClusterReader } from '../kube/cluster-reader.js';
+import { inferenceServiceLabel } from '../kube/resources.js';
+import type { FirstWaveTarget, Playbook } from './playbook.js';
+
+export function firstWaveTarget(reader: ClusterReader, namespace: string, name: string): FirstWaveTarget {
+  return { namespace, name, labelSelector: `${inferenceServiceLabel(reader.likelyInferenceServiceGroup())}=${name}` };
+}
+
+/** The reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way). */
+function sharedReads(reader: ClusterReader, t: FirstWaveTarget): Array<Promise<unknown>> {
+  return [reader.events(t.namespace), reader.pods(t.namespace, t.labelSelector), reader.knativeServices(t.namespace), reader.revisions(t.namespace), reader.virtualServices(t.namespace)];
+}
+
+/** Starts the first wave (does not wait for it); a failed read is seen by the playbook that awaits it. */
+export function startFirstWave(reader: ClusterReader, target: FirstWaveTarget, config: DiagnosisConfig, playbooks: readonly Playbook[]): void {
+  const reads = [...sharedReads(reader, target), ...playbooks.flatMap((p) => safely(() => p.firstWave?.(reader, target, config) ?? []))];
+  for (const read of reads) read.catch(() => undefined);
+}
+
+function safely(f: () => Array<Promise<unknown>>): Array<Promise<unknown>> {
+  try {
+    return f();
+  } catch {
+    return [];
+  }
+}

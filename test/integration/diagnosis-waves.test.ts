@@ -1,0 +1,123 @@
+/**
+ * Two waves per diagnosis: with the served versions known (remembered by the process, as in the
+ * bot, or hinted from an earlier CLI run), every read that depends only on the name and namespace
+ * is sent before the InferenceService's own answer arrives, and a diagnosis stays within 10
+ * requests. A remediation offered right after reuses what the diagnosis read: planning it adds only
+ * its dry run (no second InferenceService lookup, no second pod list, no second LimitRange list).
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { diagnose } from '../../src/app/diagnoser.js';
+import { answeredReadsOf } from '../../src/diagnosis/run-diagnosis.js';
+import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
+import { ClusterWriter } from '../../src/kube/cluster-writer.js';
+import { rememberServedGroups, servedGroupsOf, useDiscoveryHints, type ServedGroups } from '../../src/kube/served-groups.js';
+import { actionById } from '../../src/remediation/actions/index.js';
+import type { ActionContext } from '../../src/remediation/types.js';
+import { startSimulator, type RecordedRequest, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+
+const sims: RunningSimulator[] = [];
+afterAll(async () => {
+  useDiscoveryHints(null);
+  for (const s of sims) await s.close();
+});
+
+/** A simulator whose every answer takes `latencyMs`, so requests sent together arrive before any answer. */
+async function cluster(scenario: string, latencyMs = 0) {
+  const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios', scenario)), port: 0, latencyMs });
+  sims.push(sim);
+  const groups = servedGroupsOf((await (await fetch(`${sim.url}/apis`)).json()) as Parameters<typeof servedGroupsOf>[0]);
+  sim.requests.length = 0;
+  return { sim, kubeConfig: kubeConfigForServer(sim.url), groups };
+}
+
+const isvcGet = (r: RecordedRequest) => r.verb === 'get' && r.resource === 'inferenceservices' && r.status === 200;
+
+describe('the first wave', () => {
+  it.each([
+    ['storage-uri-not-found', 'default', 'sklearn-iris'],
+    ['image-pull-backoff', 'fraud-detection', 'fraud-predictor'],
+  ])('%s: the reads that need only the name and namespace go out before the InferenceService answers', async (scenario, namespace, name) => {
+    const { sim, kubeConfig, groups } = await cluster(scenario, 400);
+    rememberServedGroups(sim.url, groups);
+    await diagnose(kubeConfig, { namespace, name });
+    const found = sim.requests.find(isvcGet)!;
+    expect(found).toBeDefined();
+    const early = sim.requests.filter((r) => r.at < found.doneAt!).map((r) => `${r.resource}${r.query.labelSelector ? `?${r.query.labelSelector}` : ''}`);
+    expect(early).toEqual(
+      expect.arrayContaining(['events', `pods?${groups.versions.has('serving.kserve.io') ? 'serving.kserve.io' : 'serving.kubeflow.org'}/inferenceservice=${name}`, 'services', 'revisions', 'virtualservices', 'gateways']),
+    );
+    // discovery remembered: no /apis, and no InferenceService version asked that the cluster does not serve
+    expect(sim.requests.filter((r) => r.path === '/apis')).toHaveLength(0);
+    expect(sim.requests.filter((r) => r.resource === 'inferenceservices')).toHaveLength(1);
+  });
+
+  it('goes by a hint from an earlier process, checked by a fresh discovery in the same wave', async () => {
+    const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found', 400);
+    let written: ServedGroups | undefined;
+    useDiscoveryHints({ read: (c) => (c === sim.url ? groups : undefined), write: (_c, g) => (written = g) });
+    try {
+      const report = await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' });
+      expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+      const found = sim.requests.find(isvcGet)!;
+      const discovery = sim.requests.find((r) => r.path === '/apis')!;
+      expect(discovery.at).toBeLessThan(found.doneAt!);
+      expect(sim.requests.filter((r) => r.resource === 'pods' && r.query.labelSelector?.startsWith('serving.kubeflow.org/') && r.at < found.doneAt!)).toHaveLength(1);
+      expect(written).toBeDefined();
+    } finally {
+      useDiscoveryHints(null);
+    }
+  });
+
+  it('starts again by the fresh answer when the hint is wrong, and loses nothing', async () => {
+    const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found');
+    const wrong: ServedGroups = { versions: new Map([...groups.versions].filter(([g]) => g !== 'serving.kubeflow.org' && g !== 'serving.knative.dev').concat([['serving.kserve.io', ['v1beta1']]])) };
+    useDiscoveryHints({ read: () => wrong, write: () => undefined });
+    try {
+      const report = await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' });
+      expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+      expect(report.target.apiVersion).toBe('serving.kubeflow.org/v1alpha2');
+    } finally {
+      useDiscoveryHints(null);
+    }
+  });
+
+  it.each([
+    ['storage-uri-not-found', 'default', 'sklearn-iris'],
+    ['oom-exit-code-137', 'default', 'sklearn-iris'],
+    ['crashloop-model-file-missing', 'default', 'sklearn-iris'],
+    ['ingress-auth-302-uaex', 'ml-team', 'sklearn-iris'],
+    ['image-pull-backoff', 'fraud-detection', 'fraud-predictor'],
+  ])('%s: at most 10 requests with discovery remembered', async (scenario, namespace, name) => {
+    const { sim, kubeConfig, groups } = await cluster(scenario);
+    rememberServedGroups(sim.url, groups);
+    const report = await diagnose(kubeConfig, { namespace, name });
+    expect(report.rootCause).not.toBeNull();
+    expect(report.stats.apiRequests).toBe(sim.requests.length);
+    expect(sim.requests.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('a remediation offered right after the diagnosis', () => {
+  const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' };
+
+  it.each([
+    ['restart-pods', 'storage-uri-not-found', 'delete', 'pods'],
+    ['raise-memory-limit', 'oom-exit-code-137', 'patch', 'inferenceservices'],
+  ])('%s plans with what the diagnosis read: its dry run is the only request', async (id, scenario, verb, resource) => {
+    const { sim, kubeConfig } = await cluster(scenario);
+    const target = { namespace: 'default', name: 'sklearn-iris' };
+    const report = await diagnose(kubeConfig, target);
+    const offered = report.findings.find((f) => f.remediation?.action === id)!;
+    expect(offered).toBeDefined();
+    const seen = answeredReadsOf(report);
+    expect(seen).toBeDefined();
+    const before = sim.requests.length;
+    const ctx: ActionContext = { writer: new ClusterWriter(makeKubeClients(kubeConfig)), target, settings, seen: seen! };
+    const plan = await actionById(id)!.plan(ctx, actionById(id)!.params.parse(offered.remediation!.params ?? {}));
+    expect(plan.changes.length).toBeGreaterThan(0);
+    const offerRequests = sim.requests.slice(before);
+    expect(offerRequests.map((r) => `${r.verb} ${r.resource} dryRun=${r.query.dryRun}`)).toEqual([`${verb} ${resource} dryRun=All`]);
+  });
+});

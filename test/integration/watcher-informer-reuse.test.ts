@@ -1,0 +1,38 @@
+/**
+ * The watcher's diagnoses start from the informer's objects: the InferenceService an informer holds
+ * is handed to the diagnosis (role `all`: watcher and incident worker in one process), which then
+ * does not ask the API server for it and still reports the same root cause.
+ */
+import { afterAll, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { diagnose } from '../../src/app/diagnoser.js';
+import { kubeConfigForServer } from '../../src/kube/client.js';
+import { startSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
+
+const closers: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+});
+
+it('diagnoses from the object the informer holds, without a GET of the InferenceService', async () => {
+  const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), port: 0 });
+  closers.push(() => sim.close());
+  const kubeConfig = kubeConfigForServer(sim.url);
+  const watcher = new IsvcWatcher({ kubeConfig, namespaces: ['default'], onChange: () => undefined, onDelete: () => undefined });
+  closers.push(() => watcher.stop());
+  await watcher.start();
+  const held = watcher.object('default', 'sklearn-iris');
+  expect(held?.resource).toEqual(expect.objectContaining({ group: 'serving.kubeflow.org', version: 'v1alpha2' }));
+  expect(watcher.object('default', 'nope')).toBeUndefined();
+
+  const before = sim.requests.length;
+  const report = await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' }, { inferenceService: held! });
+  const asked = sim.requests.slice(before).filter((r) => r.verb !== 'watch');
+  expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+  expect(report.target.apiVersion).toBe('serving.kubeflow.org/v1alpha2');
+  expect(asked.filter((r) => r.resource === 'inferenceservices')).toHaveLength(0);
+  // the pods are listed once, by the label of the group the informer saw
+  expect(asked.filter((r) => r.resource === 'pods' && r.namespace === 'default').map((r) => r.query.labelSelector)).toEqual(['serving.kubeflow.org/inferenceservice=sklearn-iris']);
+});
