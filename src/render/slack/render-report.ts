@@ -18,7 +18,7 @@ import { keyIndex, namesError } from './focus-line.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock, oneLine, shortRef } from './render-evidence.js';
 import { evidenceBlocks, findingHeading, isProposed, manualFixText, renderFinding } from './render-finding.js';
-import { renderVerdict, verdictOf } from './render-verdict.js';
+import { renderVerdict, verdictOf, verdictShortened } from './render-verdict.js';
 import { blockLines, screenLines } from './screen-lines.js';
 
 /** At most this many thread replies for one report; what is left is listed by code in the last one. */
@@ -158,6 +158,8 @@ function rootDetails(report: Report, root: Finding): Unit[] {
   const rest = root.evidence.filter((e) => !shown.has(e));
   const units: Unit[] = [];
   const blocks: Block[] = [];
+  // what the root message had to shorten, whole
+  if (verdictShortened(report)) blocks.push(section(cut(`*Root cause:* ${escapeMrkdwn(oneLine(root.title))}${root.next ? `\n👉 *Next:* ${escapeMrkdwn(root.next)}` : ''}`, SLACK_LIMITS.sectionText)));
   if (rest.length > 0) blocks.push(...evidenceBlocks(root, rest, DETAIL_OPTIONS));
   if (root.remediation && !isProposed(root.remediation)) blocks.push(section(manualFixText(root.remediation)));
   if (blocks.length > 0) units.push({ codes: [root.code], blocks: [context(`*More about \`${root.code}\`*`), ...blocks] });

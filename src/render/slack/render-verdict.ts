@@ -12,7 +12,9 @@ import type { Progress } from '../../queue/diagnosis-events.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { actions, isWebUrl, rediagnoseButton, urlButton, type Button } from './buttons.js';
+import { fitClause } from './fit-text.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+import { oneLine } from './render-evidence.js';
 
 const nameOf = (t: TargetRef) => `${t.namespace}/${t.name}`;
 
@@ -89,14 +91,31 @@ function sentence(report: Report, v: Verdict): string {
     return `✅ ${name} is ready, with warnings: ${codes}`;
   }
   if (v.kind === 'unexplained') return `❔ ${name} is not ready, and no check found why (${report.findings.map((x) => `\`${x.code}\``).join(', ') || 'no findings'}).`;
-  return `${v.icon} ${name} ${v.phrase}: ${escapeMrkdwn(cut(f!.title, 400))} · \`${f!.code}\``;
+  const title = fitClause(oneLine(f!.title), Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f!.code.length));
+  return `${v.icon} ${name} ${v.phrase}: ${escapeMrkdwn(title.text)} · \`${f!.code}\``;
+}
+
+/** The root message's sentence and next step each fit about three lines (the first reply needs the rest of the screen). */
+const SENTENCE_CHARS = 230;
+const NEXT_CHARS = 230;
+
+/** True when the root message shows the root cause's title or next step shortened (the details reply has them whole). */
+export function verdictShortened(report: Report): boolean {
+  const v = verdictOf(report);
+  const f = v.finding;
+  if (!f || f.severity !== 'error') return false;
+  const titleRoom = Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f.code.length);
+  return fitClause(oneLine(f.title), titleRoom).cut || (f.next !== undefined && fitClause(f.next, NEXT_CHARS).cut);
 }
 
 export function renderVerdict(report: Report): SlackMessage {
   const v = verdictOf(report);
   const blocks: Block[] = [section(cut(sentence(report, v), SLACK_LIMITS.sectionText))];
   const next = v.finding?.severity === 'error' ? v.finding.next : undefined;
-  if (next) blocks.push(section(`👉 *Next:* ${escapeMrkdwn(cut(next, 600))}`));
+  if (next) {
+    const shown = fitClause(next, NEXT_CHARS);
+    blocks.push(section(`👉 *Next:* ${escapeMrkdwn(shown.text)}${shown.cut ? ' _(whole in the thread)_' : ''}`));
+  }
   const buttons = [rediagnoseButton(report.target), ...linkButtons(report)];
   blocks.push(actions(`verdict:${nameOf(report.target)}`, buttons));
   const text = `${escapeMrkdwn(verdictLine(report))}${next ? `. Next: ${escapeMrkdwn(next)}` : ''}`;
