@@ -135,7 +135,7 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    waitFor: (predicate, timeoutMs = 10_000) => waitForCalls(calls, listeners, predicate, timeoutMs),
+    waitFor: (predicate, timeoutMs = 20_000) => waitForCalls(calls, listeners, predicate, timeoutMs),
     handle: (req, res) => {
       const url = new URL(req.url ?? '/', 'http://standin');
       const response = /^\/respond\/([^/]+)$/.exec(url.pathname);
