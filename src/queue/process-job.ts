@@ -12,7 +12,7 @@ import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
-import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, jobDataSchema, type ClickJobData, type CommandJobData, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { JobTimeoutError, withJobDeadline } from './job-deadline.js';
 import { publicReason } from './public-reason.js';
 import type { SubscriberStore } from './subscriber-store.js';
@@ -45,10 +45,16 @@ export interface JobDeps {
   afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
   /** Applies an approved remediation proposal. */
   remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
+  /** Multi-cluster agents: clicks and commands the web process handed over. */
+  forwarded?(data: ClickJobData | CommandJobData): Promise<string>;
 }
 
 export type DiagnosisOutcome = 'reported' | 'cluster-unreachable' | 'failed';
-export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number } | { outcome: 'remediation'; state: string };
+export type JobResult =
+  | { outcome: DiagnosisOutcome; rootCause: string | null; threads: number }
+  | { outcome: 'status'; count: number }
+  | { outcome: 'remediation'; state: string }
+  | { outcome: 'forwarded'; result: string };
 
 export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const parsed = jobDataSchema.safeParse(job.data);
@@ -57,6 +63,10 @@ export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSign
   if (parsed.data.kind === 'remediate') {
     if (!deps.remediate) throw new UnrecoverableError('REMEDIATION_DISABLED: this worker cannot apply remediations');
     return deps.remediate(parsed.data, signal);
+  }
+  if (parsed.data.kind === 'click' || parsed.data.kind === 'command') {
+    if (!deps.forwarded) throw new UnrecoverableError('FORWARD_UNSUPPORTED: this worker is not a cluster agent');
+    return { outcome: 'forwarded', result: await deps.forwarded(parsed.data) };
   }
   return processDiagnosis(job, parsed.data, deps, signal);
 }
