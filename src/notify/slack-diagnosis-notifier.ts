@@ -29,8 +29,12 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
     // after the proposals the first reply leads to (so a fix sits right under its evidence); the
     // root message becomes the verdict last, once the whole answer is in the thread
     'diagnosis-details': async ({ subscriber: s, report }) => {
-      for (const reply of renderDetailReplies(report)) await poster.post(s.channel, reply, s.threadTs);
-      await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      try {
+        for (const reply of renderDetailReplies(report)) await poster.post(s.channel, reply, s.threadTs);
+      } finally {
+        // the root message gets its verdict even when a reply could not be posted: never "Diagnosing…" forever
+        await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      }
       return null;
     },
     'diagnosis-failed': async ({ subscriber: s, target, failure }) => {
