@@ -10,7 +10,7 @@ import { REDACTION_MARKER } from '../../logs/redaction-marker.js';
 const KEYS: readonly RegExp[] = [
   /\bgot [1-5]\d\d\b/,
   /\bstatus ?code:? [1-5]\d\d\b/i,
-  /\b(?:No such file or directory|does not exist|not found|no matches for kind|denied the request|is forbidden|forbidden|Access ?Denied|Unauthorized|Not Authorized|OOMKilled|Insufficient [\w./-]+|exceeded quota|ErrImagePull|ImagePullBackOff|manifest unknown|Unable to fetch image|failed to resolve|cannot (?:decode|create|find|load)|invalid)\b/i,
+  /\b(?:No such file or directory|does not exist|not found|no matches for kind|denied the request|is forbidden|forbidden|Access ?Denied|Unauthorized|Not Authorized|OOMKilled|Insufficient [\w./-]+|exceeded quota|ErrImagePull|ImagePullBackOff|manifest unknown|Unable to fetch image|failed to resolve|cannot (?:decode|create|find|load)|invalid|Scaled down replica set \S+ to 0)\b/i,
   /\b[A-Z]\w*(?:Error|Exception)\b/,
   /\b(?:error|failed|fail|cannot|unable)\b/i,
 ];
