@@ -128,7 +128,8 @@ function terminatedField(pod: V1Pod, container: string, subject: string): Eviden
 
 /**
  * Running but never ready: the kubelet's "Readiness probe failed" events, with the model container's
- * log. Under Knative the user's probe moves into queue-proxy (SERVING_READINESS_PROBE), so the
+ * log and the logs of the other containers that run but are not ready (an injected agent probing a
+ * port nothing listens on, queue-proxy), matched against the signatures. Under Knative the user's probe moves into queue-proxy (SERVING_READINESS_PROBE), so the
  * kubelet probes queue-proxy and the model container itself reports ready.
  */
 async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<Finding[]> {
@@ -148,21 +149,39 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
     if (probeEvents.length === 0) continue;
     const modelContainer = pod.spec?.containers?.find((c) => isModelContainer(c.name));
     const container = modelContainer?.name ?? 'kserve-container';
-    const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true, match: /error|warn|waiting|loading|timeout/i });
     const subject = refOf('Pod', ctx.target.namespace, name);
+    const component = componentOf(pod.metadata?.labels);
+    const revision = revisionOfPod(pod);
+    // the containers that run but are not ready (an injected agent, queue-proxy) say what they wait for
+    const unready = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running && !s.ready && s.name !== container).slice(0, 2);
+    const [log, ...sidecarLogs] = await Promise.all([
+      readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true, match: /error|warn|waiting|loading|timeout/i }),
+      ...unready.map((s) => readContainerLog(ctx, ctx.target.namespace, name, s.name, { currentOnly: true, match: /error|refused|fail|timeout/i })),
+    ]);
+    const facts = versionFactsOf(ctx, pods);
+    const causes = sidecarLogs.flatMap((l, i) =>
+      l.text
+        ? signatureFindings(ctx, { where: 'model-log', ref: subject, kind: 'log', container: unready[i]!.name, previous: false, lines: splitLogLines(l.text) }, { subject, component, revision, pod: name }, facts).findings
+        : [],
+    );
     const last = probeEvents[probeEvents.length - 1]!;
     const probed = /\{([^}]+)\}/.exec(last.involvedObject?.fieldPath ?? '')?.[1] ?? container;
+    const ports = (modelContainer?.ports ?? []).map((p) => p.containerPort);
     return [
+      ...causes,
       finding('READINESS_PROBE_FAILING', {
         subject,
         title: `${container} runs but never becomes ready: ${last.message ?? 'readiness probe failed'}${last.count && last.count > 1 ? ` (x${last.count})` : ''}`,
         evidence: [
           { kind: 'probe', ref: subject, container: probed, text: probeText(pod, container) },
+          ...(ports.length ? [{ kind: 'field' as const, ref: subject, container, text: `${container} containerPort: ${ports.join(', ')}` }] : []),
           ...probeEvents.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, container: probed, text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}` })),
-          log.evidence,
+          log!.evidence,
+          // the logs no signature explained (a matched one is the cause's evidence)
+          ...sidecarLogs.filter((l, i) => l.text && l.evidence.excerpt?.length && !causes.some((c) => c.evidence.some((e) => e.container === unready[i]!.name))).map((l) => l.evidence),
         ],
-        component: componentOf(pod.metadata?.labels),
-        revision: revisionOfPod(pod),
+        component,
+        revision,
       }),
     ];
   }

@@ -8,7 +8,7 @@
  * RBAC: list pods, list events, list resourcequotas, list limitranges, list deployments.
  * Emits: POD_UNSCHEDULABLE, QUOTA_EXCEEDED.
  */
-import type { CoreV1Event, V1Container, V1LimitRangeItem } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Container, V1LimitRangeItem, V1Pod } from '@kubernetes/client-node';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, isvcLabelSelector, podsOf } from '../src/diagnosis/related-objects.js';
 import { serviceNextStepContext } from '../src/diagnosis/service-next-step-context.js';
@@ -34,6 +34,8 @@ export const podScheduling: Playbook = {
       const cond = pending.status?.conditions?.find((c) => c.type === 'PodScheduled');
       const scheduling = events.filter((e) => e.involvedObject?.name === name && e.reason === 'FailedScheduling');
       const message = scheduling.at(-1)?.message ?? cond?.message ?? 'the scheduler found no node';
+      const component = componentOf(pending.metadata?.labels);
+      const advice = schedulingAdvice(ctx, pending, message, component);
       out.push(
         finding('POD_UNSCHEDULABLE', {
           subject,
@@ -42,8 +44,10 @@ export const podScheduling: Playbook = {
             ...(cond ? [{ kind: 'condition' as const, ref: subject, text: `PodScheduled=False (${cond.reason ?? 'Unschedulable'}): ${cond.message ?? ''}` }] : []),
             ...scheduling.slice(-2).map((e) => eventEvidence(ctx, e)),
             ...requestsEvidence(pending.spec?.containers ?? [], subject),
+            ...advice.evidence,
           ],
-          component: componentOf(pending.metadata?.labels),
+          ...(advice.next ? { next: advice.next } : {}),
+          component,
           revision: revisionOfPod(pending),
         }),
       );
@@ -53,6 +57,35 @@ export const podScheduling: Playbook = {
     return out;
   },
 };
+
+/** Taints of cluster housekeeping (control plane, node conditions): not what a model's pod should tolerate. */
+const SYSTEM_TAINT = /^node-role\.kubernetes\.io\/|^node\.kubernetes\.io\/|^node\.cloudprovider\.kubernetes\.io\//;
+
+/**
+ * What to change when the scheduler names taints the pod does not tolerate: a toleration for the
+ * same key whose value or operator does not match (a GPU model's value against a generic taint), or
+ * no toleration for it at all; with the tolerations the pod has as evidence.
+ */
+function schedulingAdvice(ctx: DiagnosisContext, pod: V1Pod, message: string, component: string | undefined): { evidence: Evidence[]; next?: string } {
+  const taints = [...message.matchAll(/(?:untolerated taint|had taint)s?\(?s?\)? ?\{([^:}]+):\s*([^}]*)\}/g)]
+    .map((m) => ({ key: m[1]!.trim(), value: m[2]!.trim() }))
+    .filter((t) => !SYSTEM_TAINT.test(t.key));
+  if (taints.length === 0) return { evidence: [] };
+  const tolerations = pod.spec?.tolerations ?? [];
+  const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
+  const path = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(component, 'serviceAccountName').replace(/serviceAccountName$/, 'tolerations');
+  const steps = taints.map((t) => {
+    const same = tolerations.filter((x) => x.key === t.key);
+    const taint = `${t.key}${t.value ? `=${t.value}` : ' (no value)'}`;
+    if (same.length === 0) return `add a toleration {key: ${t.key}, operator: Exists, effect: NoSchedule} for the node taint ${taint}`;
+    const shown = same.map((x) => `operator ${x.operator ?? 'Equal'}${x.value !== undefined ? `, value ${x.value}` : ''}`).join('; ');
+    return `the toleration for ${t.key} (${shown}) does not match the node taint ${taint}: make it {key: ${t.key}, operator: Exists} so it matches any value`;
+  });
+  return {
+    evidence: [{ kind: 'field', ref, text: `tolerations: ${tolerations.filter((x) => !SYSTEM_TAINT.test(x.key ?? '')).map((x) => `${x.key ?? '*'} ${x.operator ?? 'Equal'}${x.value !== undefined ? ` ${x.value}` : ''}${x.effect ? ` ${x.effect}` : ''}`).join(', ') || 'none'}` }],
+    next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: in ${path}, ${steps.join('; and ')}`,
+  };
+}
 
 function requestsEvidence(containers: Array<{ name: string; resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }>, ref: string): Evidence[] {
   return containers

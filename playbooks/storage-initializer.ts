@@ -12,6 +12,9 @@
  * Its log is matched against the signature catalog (`storage-initializer` entries), including
  * misleading messages (KServe before 0.8 reports a missing pvc:// path as an unknown storage type).
  *
+ * A download that cannot connect at all (refused, unreachable) is said as such; under Istio CNI
+ * (istio-validation) the sidecar's redirect is why, with the annotation or UID that lets it through.
+ *
  * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_URI_UNSUPPORTED, STORAGE_INIT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
@@ -71,10 +74,15 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
   const text = log.text ?? (evidence !== log.evidence ? failure.terminationMessage ?? '' : '');
   const source: LineSource = { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }), lines: splitLogLines(text) };
-  const causes = causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision });
+  const causes = causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }).map((f) =>
+    f.code === 'STORAGE_INIT_FAILED' ? withIstioCni(ctx, pod, f) : f,
+  );
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
   const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
+  // a cause said in the generic code (no network) leads, with the failure's evidence merged into it
+  const own = causes.filter((f) => f.code === 'STORAGE_INIT_FAILED').map((f) => ({ ...f, remediation: restart }));
   return [
+    ...own,
     finding('STORAGE_INIT_FAILED', {
       subject,
       title: `The storage-initializer init container fails (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
@@ -88,8 +96,28 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
       component,
       revision,
     }),
-    ...causes.map((f) => ({ ...f, remediation: restart })),
+    ...causes.filter((f) => f.code !== 'STORAGE_INIT_FAILED').map((f) => ({ ...f, remediation: restart })),
   ];
+}
+
+/**
+ * Istio's CNI plugin (an istio-validation init container instead of istio-init) redirects the pod's
+ * traffic to the sidecar before any init container runs, and the sidecar starts after them: the
+ * storage-initializer's connections are refused unless it runs as the proxy's UID or its traffic is
+ * excluded (KServe 0.12 does the former when it detects Istio CNI, kserve/kserve#3316).
+ */
+function withIstioCni(ctx: DiagnosisContext, pod: V1Pod, f: Finding): Finding {
+  const inits = (pod.spec?.initContainers ?? []).map((c) => c.name);
+  if (!inits.includes('istio-validation')) return f;
+  const init = pod.spec?.initContainers?.find((c) => c.name === STORAGE_INITIALIZER);
+  const uid = init?.securityContext?.runAsUser;
+  const subject = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
+  return {
+    ...f,
+    title: `The storage-initializer has no network: Istio CNI redirects its traffic to the sidecar, which does not run yet (init containers: ${inits.join(', ')})`,
+    evidence: [{ kind: 'field', ref: subject, text: `initContainers: ${inits.join(', ')}; storage-initializer runAsUser: ${uid ?? 'not set'} (the sidecar's is 1337)` }, ...f.evidence],
+    next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: annotate the ${f.component ?? 'predictor'} with traffic.sidecar.istio.io/excludeOutboundIPRanges (the storage's addresses) or sidecar.istio.io/inject: "false", or run the storage-initializer as UID 1337 (KServe 0.12+ does so when it detects Istio CNI)`,
+  };
 }
 
 /** The pod's Initialized condition: which init containers have not completed. */

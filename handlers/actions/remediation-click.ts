@@ -15,14 +15,22 @@ export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: 
   return async ({ ack, body, action, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
     await ack();
     const requestId = requestIdOf(context);
+    if (!body?.user?.id) return; // a malformed payload: acked, nothing to do
     const click: Click = {
-      proposalId: String(action.value ?? ''),
+      proposalId: proposalIdOf(action?.value),
       user: body.user.id,
       channel: body.channel?.id ?? body.container?.channel_id ?? '',
       ...(body.message?.ts ? { messageTs: body.message.ts } : {}),
       ...(requestId ? { requestId } : {}),
     };
     await deps.afterAck(async () => {
+      if (deps.clicks) {
+        await deps.clicks(name.endsWith('reject') ? 'reject' : 'approve', click).catch(async (error: unknown) => {
+          deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${errorCode(error)}: ${errorMessage(error)}`);
+          await deps.poster.ephemeral(click.channel, click.user, renderRefusal(errorCode(error), 'the click could not be handed to its cluster, try again')).catch(() => undefined);
+        });
+        return;
+      }
       if (!deps.remediation) {
         await deps.poster.ephemeral(click.channel, click.user, renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'));
         return;
@@ -37,4 +45,10 @@ export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: 
       }
     });
   };
+}
+
+/** A proposal id is short (rp- and 16 characters); a longer value is kept cut (never whole in a log line) and marked so it matches no proposal. */
+function proposalIdOf(value: unknown): string {
+  const v = typeof value === 'string' ? value : '';
+  return v.length > 64 ? `${v.slice(0, 64)}…` : v;
 }

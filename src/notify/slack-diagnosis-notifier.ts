@@ -11,6 +11,7 @@ import {
   renderStatus,
   renderVerdict,
 } from '../render/slack/index.js';
+import { renderJobTimedOut } from '../render/slack/render-timeout.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { notifierOf } from './notifier.js';
 
@@ -21,12 +22,21 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
     'diagnosis-queue-unavailable': async (e) => (await poster.update(e.channel, e.rootTs, renderQueueUnavailable()), null),
     'diagnosis-progress': async ({ subscriber: s, target, progress }) => (await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user)), null),
     'diagnosis-reported': async ({ subscriber: s, report }) => {
-      for (const reply of renderReportMessages(report)) await poster.post(s.channel, reply, s.threadTs);
-      await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      try {
+        for (const reply of renderReportMessages(report)) await poster.post(s.channel, reply, s.threadTs);
+      } finally {
+        // the root message gets its verdict even when a reply could not be posted: never "Diagnosing…" forever
+        await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      }
       return null;
     },
     'diagnosis-failed': async ({ subscriber: s, target, failure }) => {
-      const message = failure.kind === 'cluster-unreachable' ? renderClusterUnreachable(target, failure.reason, failure.attempts) : renderJobFailed(target, failure.code);
+      const message =
+        failure.kind === 'cluster-unreachable'
+          ? renderClusterUnreachable(target, failure.reason, failure.attempts)
+          : failure.kind === 'timed-out'
+            ? renderJobTimedOut(target, failure.seconds)
+            : renderJobFailed(target, failure.code);
       await poster.post(s.channel, message, s.threadTs);
       await poster.update(s.channel, s.rootTs, message);
       return null;

@@ -13,7 +13,11 @@ export type Progress =
   | { phase: 'running'; attempt: number }
   | { phase: 'retrying'; attempt: number; delayMs: number; reason: string };
 
-export type DiagnosisFailure = { kind: 'cluster-unreachable'; reason: string; attempts: number } | { kind: 'failed'; code: string };
+export type DiagnosisFailure =
+  | { kind: 'cluster-unreachable'; reason: string; attempts: number }
+  | { kind: 'failed'; code: string }
+  /** Stopped at the job's deadline (diagnosis.jobTimeout). */
+  | { kind: 'timed-out'; seconds: number };
 
 export type DiagnosisEvent =
   /** The root message "Diagnosing ns/name…"; the notifier resolves to its ts. */

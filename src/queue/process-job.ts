@@ -12,8 +12,14 @@ import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
-import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, jobDataSchema, type ClickJobData, type CommandJobData, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { JobTimeoutError, withJobDeadline } from './job-deadline.js';
+import { publicReason } from './public-reason.js';
 import type { SubscriberStore } from './subscriber-store.js';
+
+function deadline<T>(deps: Pick<JobDeps, 'jobTimeoutMs'>, what: string, signal: AbortSignal | undefined, work: (signal?: AbortSignal) => Promise<T>): Promise<T> {
+  return deps.jobTimeoutMs ? withJobDeadline(deps.jobTimeoutMs, what, signal, work) : work(signal);
+}
 
 /** The parts of a BullMQ Job the processor reads. */
 export interface JobLike {
@@ -31,16 +37,24 @@ export interface JobDeps {
   store: SubscriberStore;
   /** The queue's backoff base, to say when the next attempt comes. */
   backoffMs: number;
+  /** The deadline of one diagnosis or status job (diagnosis.jobTimeout); none when absent. */
+  jobTimeoutMs?: number;
   onDiagnosis?(outcome: DiagnosisOutcome, report: Report | null, seconds: number): void;
   warn?(message: string): void;
   /** After the report is posted: offer remediations in each thread. */
   afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
   /** Applies an approved remediation proposal. */
   remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
+  /** Multi-cluster agents: clicks and commands the web process handed over. */
+  forwarded?(data: ClickJobData | CommandJobData): Promise<string>;
 }
 
 export type DiagnosisOutcome = 'reported' | 'cluster-unreachable' | 'failed';
-export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number } | { outcome: 'remediation'; state: string };
+export type JobResult =
+  | { outcome: DiagnosisOutcome; rootCause: string | null; threads: number }
+  | { outcome: 'status'; count: number }
+  | { outcome: 'remediation'; state: string }
+  | { outcome: 'forwarded'; result: string };
 
 export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const parsed = jobDataSchema.safeParse(job.data);
@@ -50,11 +64,15 @@ export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSign
     if (!deps.remediate) throw new UnrecoverableError('REMEDIATION_DISABLED: this worker cannot apply remediations');
     return deps.remediate(parsed.data, signal);
   }
+  if (parsed.data.kind === 'click' || parsed.data.kind === 'command') {
+    if (!deps.forwarded) throw new UnrecoverableError('FORWARD_UNSUPPORTED: this worker is not a cluster agent');
+    return { outcome: 'forwarded', result: await deps.forwarded(parsed.data) };
+  }
   return processDiagnosis(job, parsed.data, deps, signal);
 }
 
 async function processStatus(data: StatusJobData, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
-  const items = await deps.listStatus(data.namespace, signal);
+  const items = await deadline(deps, `the list of ${data.namespace}`, signal, (s) => deps.listStatus(data.namespace, s));
   await deps.notify({ kind: 'status-listed', namespace: data.namespace, items, channel: data.channel, ...(data.threadTs ? { threadTs: data.threadTs } : {}) });
   return { outcome: 'status', count: items.length };
 }
@@ -80,9 +98,10 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   await progress({ phase: 'running', attempt });
   let report: Report;
   try {
-    report = await deps.diagnose(data.target, signal);
+    report = await deadline(deps, `the diagnosis of ${data.target.namespace}/${data.target.name}`, signal, (s) => deps.diagnose(data.target, s));
   } catch (error) {
-    const last = attempt >= attempts;
+    // a job stopped at its deadline is not tried again: the thread hears now, not after every attempt's deadline
+    const last = attempt >= attempts || error instanceof JobTimeoutError;
     if (error instanceof ClusterUnreachableError && !last) {
       const delayMs = deps.backoffMs * 2 ** (attempt - 1);
       await progress({ phase: 'retrying', attempt, delayMs, reason: error.message });
@@ -91,14 +110,21 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
     if (!last && !(error instanceof UnrecoverableError)) throw error;
     const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
     const unreachable = error instanceof ClusterUnreachableError;
-    const failure: DiagnosisFailure = unreachable ? { kind: 'cluster-unreachable', reason: error.message, attempts } : { kind: 'failed', code: errorCode(error) };
+    const failure: DiagnosisFailure = unreachable
+      ? { kind: 'cluster-unreachable', reason: publicReason(error.message), attempts }
+      : error instanceof JobTimeoutError
+        ? { kind: 'timed-out', seconds: Math.round(error.ms / 1000) }
+        : { kind: 'failed', code: errorCode(error) };
     await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-failed', target: data.target, subscriber, failure })));
     deps.onDiagnosis?.(unreachable ? 'cluster-unreachable' : 'failed', null, (Date.now() - started) / 1000);
     if (unreachable) return { outcome: 'cluster-unreachable', rootCause: 'CLUSTER_UNREACHABLE', threads: subs.length };
+    if (error instanceof JobTimeoutError) return { outcome: 'failed', rootCause: 'DIAGNOSIS_TIMEOUT', threads: subs.length };
     throw error;
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
-  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber })));
+  // the poster already retried (without duplicating); a thread Slack still refuses is logged, not a job
+  // retry that would diagnose again and post the other threads' answers twice
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the report for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);

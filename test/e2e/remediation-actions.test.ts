@@ -128,7 +128,7 @@ describe.each(cases)('$name from the thread', (c) => {
     await click(p.id, APPROVER, ch);
     // (the crashing canary's CRASH_LOOP also gets a restart-pods proposal: count this action's only)
     const ofAction = () => proposalMessages(h.slack, ch).filter((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
-    await h.slack.waitFor((calls) => ofAction().length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 10_000);
+    await h.slack.waitFor((calls) => ofAction().length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 20_000);
     expect(objectWrites(before)).toHaveLength(0);
   });
 });

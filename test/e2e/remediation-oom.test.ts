@@ -139,7 +139,7 @@ describe('raise-memory-limit from the thread', () => {
     h.sim.store.upsert(live);
     const before = h.sim.requests.length;
     await click('remediation.approve', p.id, APPROVER, 'C0OOM3');
-    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0OOM3').length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 10_000);
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0OOM3').length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
     expect(isvcPatches(before)).toHaveLength(0);
     expect(memoryOf().limits.memory).toBe('3Gi');
     expect((await store.get(p.id))!.state).toBe('superseded');
@@ -148,7 +148,7 @@ describe('raise-memory-limit from the thread', () => {
     expect(h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && String(JSON.stringify(u.body.blocks)).includes('changed since this plan'))).toBe(true);
     // the new proposal applies
     await click('remediation.approve', proposalIdOf(next), APPROVER, 'C0OOM3');
-    await h.slack.waitFor(() => isvcPatches(before).length === 1, 10_000);
+    await h.slack.waitFor(() => isvcPatches(before).length === 1, 20_000);
     expect(memoryOf()).toMatchObject({ limits: { memory: '6Gi' }, requests: { memory: '1Gi' } });
   });
 

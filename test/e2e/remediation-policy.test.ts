@@ -52,7 +52,7 @@ describe('remediation policy', () => {
     expect(patches(h)).toHaveLength(0);
     expect(h.slack.callsTo('usergroups.users.list').length).toBeGreaterThanOrEqual(1);
     await approve(h, p.id, 'U0CAROL', 'C0TWO');
-    await h.slack.waitFor(() => patches(h!).length === 1, 10_000);
+    await h.slack.waitFor(() => patches(h!).length === 1, 20_000);
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('Approved by <@U0CAROL>')));
   });
 
@@ -77,7 +77,7 @@ describe('remediation policy', () => {
     h = await startBotHarness({ scenario: 'oom-exit-code-137', file: { approvers: ['U0APPROVER'], remediation: { verifyTimeout: '15s', verifyPoll: '100ms' } } });
     const p = await proposalIn(h, 'C0FIX', 'U0ALICE');
     await approve(h, p.id, 'U0APPROVER', 'C0FIX');
-    await h.slack.waitFor(() => patches(h!).length === 1, 10_000);
+    await h.slack.waitFor(() => patches(h!).length === 1, 20_000);
     // play the controllers: the OOM objects give way to a healthy rollout that has observed the new generation
     const oom = await loadSnapshot(path.resolve('test/scenarios/oom-exit-code-137'));
     const healthy = await loadSnapshot(path.resolve('test/scenarios/healthy-kfserving-v1alpha2'));

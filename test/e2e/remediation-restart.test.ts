@@ -83,7 +83,7 @@ describe('restart-pods from the thread', () => {
     h.sim.store.upsert({ ...live, metadata: { ...live.metadata, uid: 'b0000000-0000-4000-8000-000000000001', resourceVersion: undefined } } as any);
     const before = h.sim.requests.length;
     await click(id, APPROVER);
-    await h.slack.waitFor(() => proposalMessages(h.slack, CHANNEL).length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 10_000);
+    await h.slack.waitFor(() => proposalMessages(h.slack, CHANNEL).length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
     expect(podDeletes(before)).toHaveLength(0);
     expect((await store.get(id))!.state).toBe('superseded');
     expect(pod()?.metadata.uid).toBe('b0000000-0000-4000-8000-000000000001');

@@ -54,7 +54,7 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     expect(isvc().canaryTrafficPercent).toBe(10);
     // the other two proposals were planned against the old object: approving one now re-plans it
     await approve(proposalIdOf(proposals[0]!), APPROVER, 'C0RO1');
-    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 4 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 10_000);
+    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 4 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
     expect(patches()).toHaveLength(1);
   });
 

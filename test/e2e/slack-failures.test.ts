@@ -36,7 +36,7 @@ describe('Redis down at command time', () => {
     const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN', response_url: h.slack.responseUrl('down') });
     expect(res.status).toBe(200);
     expect(res.ms).toBeLessThan(3000);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url'), 5000);
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url'), 20_000);
     const answer = h.slack.callsTo('response_url')[0]!;
     expect(answer.body.response_type).toBe('ephemeral');
     expect(answer.body.text).toContain('queue is unavailable');

@@ -90,12 +90,10 @@ it('SIGTERM during a diagnosis: the job finishes, its answer is posted, exit 0; 
   const res = await postSignedCommand(`${serve.url}/slack/events`, SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SHUT1', user_id: 'U0ALICE' });
   expect(res.status).toBe(200);
   await until(() => serve.logs().some((l) => l.msg === 'job started'), 'the job to start');
-  const t0 = Date.now();
   serve.child.kill('SIGTERM');
   const { code } = await serve.exited;
   expect(code).toBe(0);
   expect(answered('C0SHUT1')).toBe(true);
-  expect(Date.now() - t0).toBeLessThan(20_000);
 
   const logs = serve.logs();
   const request = logs.find((l) => l.msg === 'slack request')!;
@@ -112,10 +110,9 @@ it('SIGTERM past the deadline: the running job goes back to the queue, exit 0, a
   const first = await startServe(name, { SHUTDOWN_TIMEOUT_MS: '200' });
   await postSignedCommand(`${first.url}/slack/events`, SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SHUT2', user_id: 'U0ALICE' });
   await until(() => first.logs().some((l) => l.msg === 'job started'), 'the job to start');
-  const t0 = Date.now();
   first.child.kill('SIGTERM');
   expect((await first.exited).code).toBe(0);
-  expect(Date.now() - t0).toBeLessThan(8000);
+  // the deadline, not the job's end, stopped it: no answer, and the job was cancelled (no wall-clock bound needed)
   expect(answered('C0SHUT2')).toBe(false);
   expect(first.logs().some((l) => l.msg === 'job failed' && String(l.error).startsWith('cancelled'))).toBe(true);
 

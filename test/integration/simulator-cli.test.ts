@@ -76,7 +76,7 @@ it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () =
   const output = captureOutput();
   try {
     const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 20_000;
     while (!output.out().includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(output.out());
     expect(match).not.toBeNull();

@@ -21,7 +21,7 @@ it('appends one line per request with what was asked, its status, and when it ar
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
   try {
     const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--latency', '30', '--request-log', log]);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 20_000;
     while (!out.join('').includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const url = /listening on (\S+)/.exec(out.join(''))![1]!;
     await (await fetch(`${url}/api/v1/namespaces/kserve-test/pods?labelSelector=app%3Dx`)).text();

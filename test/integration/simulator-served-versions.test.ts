@@ -78,7 +78,7 @@ describe('served versions', () => {
       try {
         const current = sim.store.get('serving.kubeflow.org/v1beta1', 'InferenceService', 'default', 'sklearn-iris')!;
         sim.store.upsert({ ...current, spec: { predictor: { sklearn: { storageUri: 'gs://v1beta1-write' } } } });
-        const deadline = Date.now() + 5000;
+        const deadline = Date.now() + 20_000;
         while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
         expect(events).toEqual([{ type: 'MODIFIED', apiVersion: 'serving.kubeflow.org/v1alpha2', uri: 'gs://v1beta1-write' }]);
       } finally {

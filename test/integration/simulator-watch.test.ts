@@ -107,7 +107,7 @@ describe('watch', () => {
 
   it('ends after timeoutSeconds and when the simulator closes', async () => {
     const timed = await watch(ISVC_PATH, { timeoutSeconds: 1, resourceVersion: sim.store.resourceVersion });
-    await until(() => timed.done() !== 'open', 'the timeout', 3000);
+    await until(() => timed.done() !== 'open', 'the timeout', 20_000);
     const open = await watch(ISVC_PATH, { resourceVersion: sim.store.resourceVersion });
     await until(() => sim.requests.filter((r) => r.verb === 'watch').length === 2, 'the second watch');
     await sim.close();

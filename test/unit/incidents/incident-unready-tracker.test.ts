@@ -4,6 +4,7 @@
  * recover job, a changed Ready reason while in an incident queues a re-diagnosis, reconcile closes
  * what recovered or vanished while no watcher ran.
  */
+import { afterEach, beforeEach, jest } from '@jest/globals';
 import { UnreadyTracker } from '../../../src/watcher/unready-tracker.js';
 import type { IsvcState } from '../../../src/watcher/isvc-state.js';
 
@@ -39,7 +40,14 @@ const state = (name: string, ready: boolean, extra: Partial<IsvcState> = {}): Is
   ...extra,
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// A fake clock (Date and timers): the waits below are exact however loaded the machine is
+beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+const sleep = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 function setup(store = memoryStore(), unreadyAfterMs = 100) {
   const jobs: string[] = [];

@@ -83,3 +83,31 @@ describe('processJob', () => {
     expect(posted[0]).toMatchObject({ op: 'post', channel: 'C5', text: '1 InferenceService in default, 0 not ready' });
   });
 });
+
+describe('the job deadline (diagnosis.jobTimeout)', () => {
+  it('stops a diagnosis that never answers, says in the thread what timed out, and does not retry it', async () => {
+    let aborted: unknown = null;
+    const { d, posted } = deps((_target, signal) => {
+      signal?.addEventListener('abort', () => (aborted = signal.reason));
+      return new Promise(() => undefined); // a black-holed API server: never settles
+    });
+    const result = await processJob(job(0, 3), { ...d, jobTimeoutMs: 50 });
+    expect(result).toEqual({ outcome: 'failed', rootCause: 'DIAGNOSIS_TIMEOUT', threads: 1 });
+    const reply = posted.find((p) => p.op === 'post' && p.ts === '9.9')!;
+    expect(reply.text).toContain('DIAGNOSIS_TIMEOUT');
+    expect(reply.text).toContain('default/sklearn-iris');
+    expect(posted.filter((p) => p.op === 'update').at(-1)!.text).toContain('did not finish within');
+    expect(String((aborted as Error | null)?.message)).toContain('diagnosis.jobTimeout');
+  });
+
+  it('keeps the Kubernetes API server address out of a CLUSTER_UNREACHABLE thread', async () => {
+    const { d, posted } = deps(async () => {
+      throw new ClusterUnreachableError('cannot reach the Kubernetes API (get inferenceservice default/sklearn-iris): request to https://10.96.0.1:443/apis/x failed, reason: connect ECONNREFUSED 10.96.0.1:443');
+    });
+    await processJob(job(2, 3), d);
+    const all = JSON.stringify(posted);
+    expect(all).toContain('CLUSTER_UNREACHABLE');
+    expect(all).not.toContain('10.96.0.1');
+    expect(all).not.toContain('https://');
+  });
+});
