@@ -22,8 +22,12 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
     'diagnosis-queue-unavailable': async (e) => (await poster.update(e.channel, e.rootTs, renderQueueUnavailable()), null),
     'diagnosis-progress': async ({ subscriber: s, target, progress }) => (await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user)), null),
     'diagnosis-reported': async ({ subscriber: s, report }) => {
-      for (const reply of renderReportMessages(report)) await poster.post(s.channel, reply, s.threadTs);
-      await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      try {
+        for (const reply of renderReportMessages(report)) await poster.post(s.channel, reply, s.threadTs);
+      } finally {
+        // the root message gets its verdict even when a reply could not be posted: never "Diagnosing…" forever
+        await poster.update(s.channel, s.rootTs, renderVerdict(report));
+      }
       return null;
     },
     'diagnosis-failed': async ({ subscriber: s, target, failure }) => {

@@ -122,7 +122,9 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
     throw error;
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
-  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber })));
+  // the poster already retried (without duplicating); a thread Slack still refuses is logged, not a job
+  // retry that would diagnose again and post the other threads' answers twice
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the report for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
