@@ -42,6 +42,8 @@ describe('clusters: config', () => {
     expect(buildConfig({ redis: { sentinels: ['s1:26379'], sentinelName: 'main', tls: true } }, { ...env, REDIS_USERNAME: 'bot', REDIS_PASSWORD: 'p@ss' }).redisUrl).toBe('rediss-sentinel://bot:p%40ss@s1:26379/main');
     expect(buildConfig({}, { ...env, REDIS_URL: 'rediss://redis:6380', REDIS_PASSWORD: 'pw' }).redisUrl).toBe('rediss://:pw@redis:6380');
     expect(buildConfig({}, { ...env, REDIS_URL: 'redis-sentinel://s1:26379,s2:26379/mymaster' }).redisUrl).toBe('redis-sentinel://s1:26379,s2:26379/mymaster');
+    // the shipped Deployment puts REDIS_PASSWORD into REDIS_URL itself: a URL with credentials keeps them
+    expect(buildConfig({}, { ...env, REDIS_URL: 'redis://isvc-doctor:pw@redis:6379', REDIS_PASSWORD: 'pw' }).redisUrl).toBe('redis://isvc-doctor:pw@redis:6379');
   });
 });
 
