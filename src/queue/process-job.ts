@@ -126,6 +126,7 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   // retry that would diagnose again and post the other threads' answers twice
   await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the report for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-details', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the details for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
   return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };
