@@ -1,6 +1,6 @@
 /** Multi-cluster settings and the pure parts of routing: the clusters: config, --cluster, queue prefixes, Redis addresses, the cluster line. */
 import { describe, expect, it } from '@jest/globals';
-import { withClusterName } from '../../../src/clusters/cluster-named-poster.js';
+import { clusterNamedIn, withClusterName } from '../../../src/clusters/cluster-named-poster.js';
 import { parseCommand } from '../../../src/commands/index.js';
 import { withoutClusterFlag } from '../../../src/commands/split-args.js';
 import { buildConfig, clusterForChannel, ConfigError } from '../../../src/config.js';
@@ -79,5 +79,8 @@ describe('--cluster', () => {
     expect(m.text).toBe('[prod-eu] Diagnosing default/iris');
     expect(m.blocks.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: ':globe_with_meridians: cluster *prod-eu*' }] });
     expect(withClusterName(m, 'prod-eu').text).toBe('[prod-eu] Diagnosing default/iris');
+    // a button on it (Re-diagnose, Mute 1h, rollout) runs on the cluster it names
+    expect(clusterNamedIn(m)).toBe('prod-eu');
+    expect(clusterNamedIn({ blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: 'other' }] }] })).toBeNull();
   });
 });
