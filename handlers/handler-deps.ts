@@ -2,6 +2,7 @@
 import type { AfterAck } from '../src/bot/after-ack.js';
 import type { CommandDeps } from '../src/commands/command.js';
 import type { Logger } from '../src/core/logger.js';
+import type { Click } from '../src/remediation/decide-proposal.js';
 import type { RemediationDeps } from '../src/remediation/remediation-deps.js';
 import type { SlackPoster } from '../src/slack/slack-poster.js';
 
@@ -11,6 +12,8 @@ export interface HandlerDeps {
   poster: SlackPoster;
   /** The approval flow (absent: the remediation buttons answer that it is off). */
   remediation?: RemediationDeps;
+  /** Multi-cluster web process: clicks go to the proposal's cluster agent instead of `remediation`. */
+  clicks?: (decision: 'approve' | 'reject', click: Click) => Promise<void>;
   /** Runs a listener's work after its ack, a few at a time. */
   afterAck: AfterAck;
   logger: Logger;

@@ -45,7 +45,7 @@ export const storageInitializerInjection: Playbook = {
     return [
       finding('STORAGE_INITIALIZER_NOT_INJECTED', {
         subject,
-        title: `Pod ${name} should download ${annotation[1]} but has no storage-initializer: KServe's pod webhook did not act on it`,
+        title: `The pod should download ${annotation[1]} but has no storage-initializer: KServe's pod webhook did not act on it`,
         evidence: [
           { kind: 'field', ref: subject, text: `${annotation[0]}: ${annotation[1]}` },
           { kind: 'field', ref: subject, text: `initContainers: [${init.join(', ')}]${init.length ? '' : ' (none)'}` },
@@ -54,7 +54,7 @@ export const storageInitializerInjection: Playbook = {
         ],
         component: componentOf(pod.metadata?.labels),
         revision: revisionOfPod(pod),
-        next: `Create the InferenceService in a namespace that KServe's pod webhook serves (one without the control-plane label; kubectl get namespace ${ns} --show-labels), or fix the webhook (kubectl get mutatingwebhookconfigurations); then delete pod ${name} -n ${ns} so that it is created again`,
+        next: `kubectl get namespace ${ns} --show-labels: move the service to a namespace KServe's pod webhook serves (no control-plane label) or fix the webhook, then kubectl delete pod ${name} -n ${ns}`,
       }),
     ];
   },

@@ -53,6 +53,8 @@ const duration = z
     return ms;
   });
 const namespace = z.string().regex(DNS1123_LABEL, 'expected a namespace name (DNS-1123 label)').max(63);
+const clusterName = z.string().regex(DNS1123_LABEL, 'expected a cluster name (DNS-1123 label)').max(40);
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'expected host:port');
 
 export const fileConfigSchema = z
   .object({
@@ -98,6 +100,32 @@ export const fileConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Multi-cluster: one web process talks to Slack, one agent per cluster (docs/multi-cluster.md). */
+    clusters: z
+      .record(
+        clusterName,
+        z
+          .object({
+            /** Channels whose commands go to this cluster unless --cluster says otherwise. */
+            channels: z.array(slackId).default([]),
+            alerts: z.object({ channel: slackId.optional() }).strict().default({}),
+          })
+          .strict(),
+      )
+      .optional(),
+    defaultCluster: clusterName.optional(),
+    /** Agents heartbeat this often; one silent for staleAfter is taken for gone. */
+    agents: z.object({ heartbeat: duration.default('5s'), staleAfter: duration.default('20s') }).strict().default({}),
+    /** Redis Sentinel or Redis Cluster instead of REDIS_URL's one server (credentials: REDIS_USERNAME, REDIS_PASSWORD). */
+    redis: z
+      .object({
+        sentinels: z.array(hostPort).nonempty('expected at least one sentinel host:port').optional(),
+        sentinelName: z.string().min(1).default('mymaster'),
+        cluster: z.array(hostPort).nonempty('expected at least one node host:port').optional(),
+        tls: z.boolean().default(false),
+      })
+      .strict()
+      .default({}),
     /** Every request to the Kubernetes API: a timeout each, and a token bucket shared by the process (client-go's QPS/burst). */
     kubernetes: z
       .object({
@@ -127,7 +155,13 @@ export const envSchema = z.object({
   SLACK_SIGNING_SECRET: z.string().min(1).optional(),
   SLACK_APP_TOKEN: z.string().min(1).optional(),
   SLACK_API_URL: z.string().url('expected a URL like https://slack.com/api/').default('https://slack.com/api/'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a URL like redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?(-sentinel|-cluster)?:\/\//, 'expected a URL like redis://127.0.0.1:6379 (or rediss://, redis-sentinel://HOST:PORT[,HOST:PORT]/MASTER, redis-cluster://HOST:PORT[,HOST:PORT])')
+    .default('redis://127.0.0.1:6379'),
+  /** Redis ACL user and password (kept out of REDIS_URL so the URL can sit in a ConfigMap). */
+  REDIS_USERNAME: z.string().min(1).optional(),
+  REDIS_PASSWORD: z.string().min(1).optional(),
   PORT: port.default(3000),
   /** /metrics, /healthz and /readyz: a port of their own, never the one Slack's requests reach. */
   METRICS_PORT: port.default(9090),
@@ -154,7 +188,16 @@ export interface AppConfig {
   /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
   kubernetes: { requestTimeoutMs: number; qps: number; burst: number };
   slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
+  /**
+   * Where Redis is: redis:// or rediss:// (one server), redis-sentinel:// or redis-cluster:// (rediss-… with TLS),
+   * credentials from REDIS_USERNAME / REDIS_PASSWORD folded in; src/queue/redis-connection.ts reads it.
+   */
   redisUrl: string;
+  /** null: one cluster (today's install). Else one agent per cluster, one web process (docs/multi-cluster.md). */
+  clusters: Record<string, ClusterConfig> | null;
+  /** Where a command goes when neither --cluster nor its channel says. */
+  defaultCluster: string | null;
+  agents: { heartbeatMs: number; staleAfterMs: number };
   /** Slack's requests (HTTP mode). */
   port: number;
   /** /metrics, /healthz, /readyz. */
@@ -164,6 +207,11 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** The pod's own namespace, when it runs in a cluster (POD_NAMESPACE or the service account's). */
   podNamespace: string | null;
+}
+
+export interface ClusterConfig {
+  channels: string[];
+  alertsChannel: string | null;
 }
 
 /** One line naming the first bad key. */
@@ -189,6 +237,10 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
   }
   if (!socketMode && e.data.METRICS_PORT !== 0 && e.data.METRICS_PORT === e.data.PORT) {
     throw new ConfigError(`env: METRICS_PORT: must differ from PORT (${e.data.PORT}): metrics and health are served apart from Slack's requests`);
+  }
+  const clusters = f.clusters ? clustersOf(f.clusters) : null;
+  if (f.defaultCluster && !clusters?.[f.defaultCluster]) {
+    throw new ConfigError(`config: defaultCluster: "${f.defaultCluster}" is not one of clusters (${clusters ? Object.keys(clusters).join(', ') : 'none configured'})`);
   }
   const apiUrl = e.data.SLACK_API_URL.endsWith('/') ? e.data.SLACK_API_URL : `${e.data.SLACK_API_URL}/`;
   return {
@@ -220,7 +272,10 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       apiUrl,
       socketMode,
     },
-    redisUrl: e.data.REDIS_URL,
+    redisUrl: redisUrlOf(f.redis, e.data),
+    clusters,
+    defaultCluster: f.defaultCluster ?? (clusters && Object.keys(clusters).length === 1 ? Object.keys(clusters)[0]! : null),
+    agents: { heartbeatMs: f.agents.heartbeat, staleAfterMs: f.agents.staleAfter },
     port: e.data.PORT,
     metricsPort: e.data.METRICS_PORT,
     logLevel: e.data.LOG_LEVEL,
@@ -228,6 +283,43 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
     shutdownTimeoutMs: e.data.SHUTDOWN_TIMEOUT_MS,
     podNamespace: e.data.POD_NAMESPACE ?? null,
   };
+}
+
+function clustersOf(raw: Record<string, { channels: string[]; alerts: { channel?: string | undefined } }>): Record<string, ClusterConfig> {
+  const names = Object.keys(raw);
+  if (names.length === 0) throw new ConfigError('config: clusters: expected at least one cluster, or omit the key for one cluster');
+  const owner = new Map<string, string>();
+  const out: Record<string, ClusterConfig> = {};
+  for (const name of names) {
+    const c = raw[name]!;
+    for (const ch of c.channels) {
+      const other = owner.get(ch);
+      if (other) throw new ConfigError(`config: clusters.${name}.channels: ${ch} is already the channel of cluster ${other}`);
+      owner.set(ch, name);
+    }
+    out[name] = { channels: c.channels, alertsChannel: c.alerts.channel ?? null };
+  }
+  return out;
+}
+
+type RedisFileConfig = { sentinels?: string[] | undefined; sentinelName: string; cluster?: string[] | undefined; tls: boolean };
+
+/** The one Redis address string: REDIS_URL, or the config's sentinels / cluster nodes; REDIS_USERNAME / REDIS_PASSWORD folded in. */
+function redisUrlOf(redis: RedisFileConfig, env: { REDIS_URL: string; REDIS_USERNAME?: string | undefined; REDIS_PASSWORD?: string | undefined }): string {
+  if (redis.sentinels && redis.cluster) throw new ConfigError('config: redis: give sentinels or cluster, not both');
+  const auth = env.REDIS_PASSWORD || env.REDIS_USERNAME ? `${encodeURIComponent(env.REDIS_USERNAME ?? '')}:${encodeURIComponent(env.REDIS_PASSWORD ?? '')}@` : '';
+  const s = redis.tls ? 's' : '';
+  if (redis.cluster) return `redis${s}-cluster://${auth}${redis.cluster.join(',')}`;
+  if (redis.sentinels) return `redis${s}-sentinel://${auth}${redis.sentinels.join(',')}/${encodeURIComponent(redis.sentinelName)}`;
+  if (!auth) return env.REDIS_URL;
+  const m = /^([a-z-]+:\/\/)(?:[^@/]*@)?(.*)$/.exec(env.REDIS_URL)!;
+  return `${m[1]}${auth}${m[2]}`;
+}
+
+/** The cluster a channel's commands go to by default: the one listing the channel, else defaultCluster. */
+export function clusterForChannel(config: Pick<AppConfig, 'clusters' | 'defaultCluster'>, channel: string): string | null {
+  for (const [name, c] of Object.entries(config.clusters ?? {})) if (c.channels.includes(channel)) return name;
+  return config.defaultCluster;
 }
 
 /** Reads the YAML file (when given) and the environment; throws ConfigError with a one-line message. */

@@ -24,6 +24,13 @@ export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: 
       ...(requestId ? { requestId } : {}),
     };
     await deps.afterAck(async () => {
+      if (deps.clicks) {
+        await deps.clicks(name.endsWith('reject') ? 'reject' : 'approve', click).catch(async (error: unknown) => {
+          deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${errorCode(error)}: ${errorMessage(error)}`);
+          await deps.poster.ephemeral(click.channel, click.user, renderRefusal(errorCode(error), 'the click could not be handed to its cluster, try again')).catch(() => undefined);
+        });
+        return;
+      }
       if (!deps.remediation) {
         await deps.poster.ephemeral(click.channel, click.user, renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'));
         return;

@@ -12,6 +12,7 @@ import type { Notify } from '../core/notify.js';
 import { listIsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
+import type { JobDeps } from '../queue/process-job.js';
 import type { SubscriberStore } from '../queue/subscriber-store.js';
 import { applyProposal } from '../remediation/apply-proposal.js';
 import { offerRemediations } from '../remediation/offer-remediations.js';
@@ -29,6 +30,8 @@ export interface DiagnosisWorkerWiring {
   remediation: RemediationDeps;
   metrics: BotMetrics;
   logger: Logger;
+  /** A cluster agent's: clicks and commands handed over by the web process. */
+  forwarded?: JobDeps['forwarded'];
 }
 
 /** Rejects as soon as the signal aborts (the work itself may go on; its result is dropped). */
@@ -67,6 +70,7 @@ export function startDiagnosisWorker(w: DiagnosisWorkerWiring): Worker {
         }
       },
       warn: (m) => w.logger.warn(m),
+      ...(w.forwarded ? { forwarded: w.forwarded } : {}),
     },
   );
   logJobs(worker, w.logger);

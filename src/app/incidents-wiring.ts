@@ -21,7 +21,8 @@ export interface IncidentsWiring {
   config: Pick<AppConfig, 'alerts' | 'namespaces' | 'leaderElection' | 'queue' | 'redisUrl' | 'podNamespace'>;
   runWorker: boolean;
   runWatcher: boolean;
-  kubeConfig: KubeConfig;
+  /** null: a process without cluster credentials (it never runs the watcher). */
+  kubeConfig: KubeConfig | null;
   /** The diagnosis queue's producer connection (fails fast when Redis is down). */
   connection: Redis;
   /** BullMQ key prefix ("bull" unless isolated). */
@@ -65,16 +66,17 @@ export function startIncidents(w: IncidentsWiring): RunningIncidents {
           { diagnose: (target, signal) => w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)), notify: w.notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
         )
       : null;
+  const kubeConfig = w.kubeConfig;
   const watcher =
-    enabled && w.runWatcher
+    enabled && w.runWatcher && kubeConfig
       ? startWatcherService({
-          kubeConfig: w.kubeConfig,
+          kubeConfig,
           namespaces: config.namespaces,
           store,
           jobs: queue,
           unreadyAfterMs: config.alerts.unreadyAfterMs,
           watched: (ns) => namespaceAllowed(config, ns) && channelFor(ns) !== null,
-          lease: { namespace: leaseNamespace(config, w.kubeConfig), name: config.leaderElection.leaseName, durationMs: config.leaderElection.leaseDurationMs, ...(w.identity ? { identity: w.identity } : {}) },
+          lease: { namespace: leaseNamespace(config, kubeConfig), name: config.leaderElection.leaseName, durationMs: config.leaderElection.leaseDurationMs, ...(w.identity ? { identity: w.identity } : {}) },
           logger: w.logger,
         })
       : null;

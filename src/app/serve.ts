@@ -5,18 +5,26 @@
  * Redis. `close()` is the graceful shutdown: stop taking Slack requests, release the Lease, let
  * running jobs finish until the deadline, then cancel them (BullMQ hands them to another worker).
  */
+import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { App } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
-import type { AppConfig } from '../config.js';
+import { ConfigError, type AppConfig } from '../config.js';
 import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { redactDeep } from '../logs/redact-deep.js';
 import { loadKubeConfig } from '../kube/client.js';
+import { startHeartbeat, type RunningHeartbeat } from '../clusters/agent-heartbeat.js';
+import { runCommand } from '../commands/index.js';
+import { packageVersion } from '../core/package-version.js';
+import { renderCommandReply } from '../notify/slack-command-replies.js';
 import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { ClickJobData, CommandJobData } from '../queue/job-data.js';
+import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
+import { approveClick, rejectClick } from '../remediation/decide-proposal.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { closeWorker } from './close-worker.js';
@@ -26,6 +34,7 @@ import { startDiagnosisWorker } from './diagnosis-worker.js';
 import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
 import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
+import { agentConfig, startClusterWeb } from './cluster-web.js';
 import { createSlackSide } from './slack-side.js';
 import { startWeb } from './web.js';
 
@@ -43,6 +52,8 @@ export interface ServeOptions {
   now?: () => number;
   /** The signature catalog with the config's files (`serve` loads and checks it before starting); loaded here when absent. */
   signatures?: SignatureCatalog;
+  /** `--role agent`: the cluster (a key of the config's clusters) this process serves. */
+  cluster?: string;
 }
 
 export interface RunningServe {
@@ -52,6 +63,7 @@ export interface RunningServe {
   /** /metrics, /healthz, /readyz (METRICS_PORT). */
   metricsPort: number;
   metricsUrl: string;
+  /** The queue (multi-cluster web process: the first cluster's). */
   queue: DiagnosisQueue;
   worker: Worker | null;
   app: App | null;
@@ -70,17 +82,18 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
 
 /** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
 function buildServices(options: ServeOptions, parts: RoleParts) {
-  const { config } = options;
+  const cluster = options.role === 'agent' ? (options.cluster ?? null) : null;
+  const config = cluster === null ? options.config : agentConfig(options.config, cluster);
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config.kubeconfig ? { file: config.kubeconfig } : {});
   const { requestTimeoutMs: timeoutMs, qps, burst } = config.kubernetes;
   limitRequests(kubeConfig, { timeoutMs, qps, burst });
-  const prefix = options.queuePrefix ?? 'bull';
+  const prefix = clusterQueuePrefix(options.queuePrefix ?? 'bull', cluster, isRedisCluster(config.redisUrl));
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
   observeQueue(metrics, queue);
   const diagnose = createDiagnoser(kubeConfig, config.diagnosis, options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles));
-  const slack = createSlackSide(config, metrics, logger);
+  const slack = createSlackSide(config, metrics, logger, cluster);
   const remediation = createRemediationDeps({
     config,
     kubeConfig,
@@ -99,7 +112,7 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
   if (incidents.watcher) metrics.observeWatcher(incidents.watcher);
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
-  return { config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
+  return { cluster, config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
 }
 
 type Services = ReturnType<typeof buildServices>;
@@ -110,10 +123,19 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   let app: App | null = null;
   let port = 0;
   let metricsPort = 0;
-  const worker = parts.workers ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger }) : null;
+  const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
+  // a cluster's agent runs the clicks and commands the web process hands over, as if they came to it
+  const forwarded = async (data: ClickJobData | CommandJobData): Promise<string> => {
+    if (data.kind === 'click') return (await (data.decision === 'approve' ? approveClick : rejectClick)(remediation, data.click)).kind;
+    const { channel, user, threadTs } = data;
+    await runCommand(data.text, { deps: commands, channel, user, ...(threadTs ? { threadTs } : {}), ...(data.requestId ? { requestId: data.requestId } : {}), reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs) });
+    return 'ran';
+  };
+  const worker = parts.workers
+    ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger, ...(s.cluster !== null ? { forwarded } : {}) })
+    : null;
   try {
     if (parts.web) {
-      const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
       const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
@@ -129,8 +151,24 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   return { app, worker, port: port || metricsPort, metricsPort };
 }
 
+/** Which process this is, given the config: a multi-cluster web process, an agent, or today's roles. */
+function checkRole(options: ServeOptions, role: ServeRole): void {
+  const clusters = options.config.clusters;
+  if (!clusters) {
+    if (role === 'agent') throw new ConfigError('--role agent: needs clusters: in the config (docs/multi-cluster.md)');
+    return;
+  }
+  if (role !== 'web' && role !== 'agent') throw new ConfigError(`--role ${role}: with clusters: in the config, run --role web (Slack) and one --role agent --cluster NAME per cluster`);
+  if (role === 'agent') {
+    if (!options.cluster) throw new ConfigError(`--role agent: needs --cluster NAME (one of ${Object.keys(clusters).join(', ')})`);
+    if (!clusters[options.cluster]) throw new ConfigError(`--cluster ${options.cluster}: not one of clusters (${Object.keys(clusters).join(', ')})`);
+  }
+}
+
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const role = options.role ?? 'all';
+  checkRole(options, role);
+  if (options.config.clusters && role === 'web') return startClusterWeb(options);
   const parts = ROLE_PARTS[role];
   const s = buildServices(options, parts);
   const { config, logger, queue, incidents } = s;
@@ -145,8 +183,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     throw error;
   }
   const { app, worker, port, metricsPort } = started;
+  let heartbeat: RunningHeartbeat | null = null;
+  if (s.cluster !== null) {
+    heartbeat = startHeartbeat(queue.connection, `${s.prefix}:${config.queue.name}`, { identity: options.incidents?.identity ?? `${hostname()}-${process.pid}`, version: packageVersion(), intervalMs: config.agents.heartbeatMs, warn: logger.warn });
+    await heartbeat.ready;
+  }
   logger.debug('config', { namespaces: config.namespaces ?? 'all', alerts: config.alerts, approvers: config.approvers.length, queue: config.queue, leaderElection: config.leaderElection });
-  logger.info(`isvc-doctor serve: role ${role}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
+  logger.info(`isvc-doctor serve: role ${role}${s.cluster !== null ? ` (cluster ${s.cluster})` : ''}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
@@ -162,6 +205,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       const deadlineAt = Date.now() + timeoutMs;
       const t0 = Date.now();
       logger.info('shutdown: no new Slack requests, releasing the Lease, finishing running jobs', { timeoutMs });
+      await heartbeat?.stop();
       for (const c of httpClosers.reverse()) await c().catch(() => undefined);
       if (incidents.watcher) await settledWithin(incidents.watcher.close(), 3000);
       await Promise.all([worker, incidents.worker].flatMap((w) => (w ? [closeWorker(w, deadlineAt, logger)] : [])));

@@ -1,5 +1,6 @@
 /** The process' one Slack Web API client, the poster on it (Slack errors counted), and the Slack notifiers of every layer's events. */
 import { countSlackErrors, type BotMetrics } from '../bot/metrics.js';
+import { clusterNamedPoster } from '../clusters/cluster-named-poster.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
@@ -8,11 +9,14 @@ import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.j
 import { redactingPoster } from '../slack/redacting-poster.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { createUserGroupDirectory } from '../slack/user-group-directory.js';
-import { createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
+import { createPostingClient, createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
 
-export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger) {
+/** `cluster`: a multi-cluster agent's, named in every message it posts. */
+export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger, cluster: string | null = null) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
-  const poster: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(client)), metrics);
+  // the poster decides its own retries (no duplicate posts): a client of its own that tries once
+  const counted: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(createPostingClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }))), metrics);
+  const poster = cluster === null ? counted : clusterNamedPoster(counted, cluster);
   return {
     poster,
     groups: createUserGroupDirectory(client, { warn: logger.warn }),

@@ -11,7 +11,8 @@ import type { BotMetrics } from './metrics.js';
 
 export interface HealthDeps {
   pingRedis(): Promise<void>;
-  kubeConfig: KubeConfig;
+  /** null: a process without cluster credentials (the multi-cluster web role): no Kubernetes check. */
+  kubeConfig: KubeConfig | null;
   metrics: BotMetrics;
   /** The clock of the readiness cache (default Date.now). */
   now?: () => number;
@@ -40,12 +41,12 @@ function firstLine(error: unknown): string {
 /** Readiness checks, cached for a moment so probes and scrapers do not hammer Redis or the API server. */
 export function readinessChecker(deps: HealthDeps): () => Promise<{ ready: boolean; checks: Record<string, string> }> {
   let cached: { at: number; value: Promise<{ ready: boolean; checks: Record<string, string> }> } | undefined;
-  const version = deps.kubeConfig.makeApiClient(VersionApi);
+  const version = deps.kubeConfig?.makeApiClient(VersionApi) ?? null;
   const run = async () => {
-    const [redis, kube] = await Promise.allSettled([deadline(KUBE_TIMEOUT_MS, deps.pingRedis()), deadline(KUBE_TIMEOUT_MS, version.getCode())]);
+    const [redis, kube] = await Promise.allSettled([deadline(KUBE_TIMEOUT_MS, deps.pingRedis()), version ? deadline(KUBE_TIMEOUT_MS, version.getCode()) : Promise.resolve(null)]);
     const checks = {
       redis: redis.status === 'fulfilled' ? 'ok' : `unavailable: ${firstLine(redis.reason)}`,
-      kubernetes: kube.status === 'fulfilled' ? 'ok' : `unreachable: ${firstLine(kube.reason)}`,
+      kubernetes: !version ? 'not used (no cluster credentials)' : kube.status === 'fulfilled' ? 'ok' : `unreachable: ${firstLine(kube.reason)}`,
     };
     return { ready: redis.status === 'fulfilled' && kube.status === 'fulfilled', checks };
   };

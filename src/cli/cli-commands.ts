@@ -63,7 +63,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'serve',
-    usage: 'isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]',
+    usage: 'isvc-doctor serve [--config FILE] [--role all|web|worker|watcher|agent] [--cluster NAME]',
     summary: 'run the Slack bot, the diagnosis workers and the unready-watcher (docs/bot.md)',
     load: async () => (await import('./serve-command.js')).runServeCommand,
   },

@@ -1,5 +1,5 @@
 /**
- * `isvc-doctor serve [--config FILE] [--role all|web|worker|watcher]`: runs the Slack app and/or the
+ * `isvc-doctor serve [--config FILE] [--role all|web|worker|watcher|agent] [--cluster NAME]`: runs the Slack app and/or the
  * diagnosis workers and/or the unready-watcher until SIGINT/SIGTERM. A bad config stops the start with one line naming the key
  * (exit 2); a Slack token that auth.test refuses also stops it (exit 1).
  */
@@ -16,8 +16,9 @@ import { usageOf } from './cli-commands.js';
 
 const USAGE = usageOf('serve');
 
-function parseArgs(argv: string[]): { config?: string; role: ServeRole } | string {
+function parseArgs(argv: string[]): { config?: string; role: ServeRole; cluster?: string } | string {
   let config: string | undefined;
+  let cluster: string | undefined;
   let role: ServeRole = 'all';
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
@@ -30,10 +31,14 @@ function parseArgs(argv: string[]): { config?: string; role: ServeRole } | strin
       const r = value();
       if (!r || !ROLES.includes(r as ServeRole)) return `--role must be one of ${ROLES.join(', ')}`;
       role = r as ServeRole;
+    } else if (flag === '--cluster') {
+      cluster = value();
+      if (!cluster) return '--cluster needs a cluster name';
     } else if (flag === '-h' || flag === '--help') return 'help';
     else return `unknown argument "${arg}"`;
   }
-  return { ...(config ? { config } : {}), role };
+  if (cluster !== undefined && role !== 'agent') return '--cluster goes with --role agent';
+  return { ...(config ? { config } : {}), role, ...(cluster ? { cluster } : {}) };
 }
 
 export async function runServeCommand(argv: string[]): Promise<number> {
@@ -55,7 +60,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     shutdownTimeoutMs = config.shutdownTimeoutMs;
     // a team's signature files are checked before anything starts
     const signatures = signatureCatalog(config.diagnosis.signatureFiles);
-    bot = await startServe({ config, role: args.role, signatures });
+    bot = await startServe({ config, role: args.role, signatures, ...(args.cluster ? { cluster: args.cluster } : {}) });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof SignatureError) {
       process.stderr.write(`isvc-doctor: ${error.message}\n`);

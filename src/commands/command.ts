@@ -7,6 +7,7 @@
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import type { TargetRef } from '../core/target-ref.js';
+import type { ClusterListing, ClusterRoutes } from '../clusters/cluster-routes.js';
 import type { MuteStore } from '../incidents/mute-store.js';
 import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { RequestDeps } from '../queue/request-diagnosis.js';
@@ -22,7 +23,10 @@ export type CommandReply =
   | { kind: 'unmuted'; key: string; wasMuted: boolean }
   | { kind: 'queue-unavailable' }
   | { kind: 'not-in-channel' }
-  | { kind: 'failed'; target: TargetRef | null; code: string };
+  | { kind: 'failed'; target: TargetRef | null; code: string }
+  /** Multi-cluster: the cluster has no live agent (since: its last heartbeat, null: never). */
+  | { kind: 'no-agent'; cluster: string; since: number | null }
+  | { kind: 'clusters'; clusters: ClusterListing[] | null };
 
 export interface CommandDeps {
   config: Pick<AppConfig, 'namespaces'>;
@@ -35,6 +39,8 @@ export interface CommandDeps {
   mutes?: MuteStore;
   metrics: { commandReceived(subcommand: string, outcome: string): void };
   logger: Logger;
+  /** Multi-cluster web process: where each cluster's commands go (absent: one cluster, the deps above). */
+  clusters?: ClusterRoutes;
 }
 
 export interface CommandContext {
@@ -63,6 +69,12 @@ export interface Command<I> {
   /** One line: the form in backticks, then what it does. */
   usage: string;
   parse(args: SplitArgs, config: CommandDeps['config']): I | Problem;
+  /**
+   * Multi-cluster: what of a cluster the command needs. `queue`: it adds jobs for the cluster's agent
+   * (which must be live); `forward`: the agent runs the whole command (it reads the cluster);
+   * `store`: it only uses the cluster's stores in Redis. Absent: it needs no cluster.
+   */
+  cluster?: 'queue' | 'forward' | 'store';
   /** Runs after the ack; resolves to the outcome the metrics count ("queued", "joined", "ok", …). */
   run(input: I, ctx: CommandContext): Promise<string>;
 }

@@ -6,7 +6,8 @@ import { oneTarget } from './resolve-target.js';
 
 export const diagnose = command<TargetRef>({
   name: 'diagnose',
-  usage: '`/isvc diagnose NAME [-n NAMESPACE]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
+  cluster: 'queue',
+  usage: '`/isvc diagnose NAME [-n NAMESPACE] [--cluster NAME]` (or `NAMESPACE/NAME`) — why an InferenceService is not ready',
   parse: (args, config) => oneTarget('diagnose', args.positionals, args.namespace, config),
   async run(target, ctx) {
     const done = await requestDiagnosis(ctx.deps.diagnoses, {

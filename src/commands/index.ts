@@ -7,19 +7,21 @@ import { errorCode, errorMessage } from '../core/error-message.js';
 import { QueueUnavailableError } from '../queue/queue-errors.js';
 import { SlackPostError } from '../slack/slack-poster.js';
 import { isProblem, type Command, type CommandContext, type CommandDeps } from './command.js';
+import { clusters } from './clusters.js';
 import { diagnose } from './diagnose.js';
 import { help } from './help.js';
 import { mute } from './mute.js';
 import { rollout } from './rollout.js';
-import { commandWords, splitArgs } from './split-args.js';
+import { routeCluster } from './route-cluster.js';
+import { commandWords, splitArgs, withoutClusterFlag } from './split-args.js';
 import { status } from './status.js';
 import { unmute } from './unmute.js';
 
-export const COMMANDS: readonly Command<any>[] = [diagnose, status, rollout, mute, unmute, help];
+export const COMMANDS: readonly Command<any>[] = [diagnose, status, rollout, mute, unmute, clusters, help];
 
 export const USAGE: readonly string[] = COMMANDS.map((c) => c.usage);
 
-export type ParsedCommand = { command: Command<unknown>; input: unknown } | { problem: string; command: Command<unknown> | null };
+export type ParsedCommand = { command: Command<unknown>; input: unknown; cluster?: string } | { problem: string; command: Command<unknown> | null };
 
 export function findCommand(word: string): Command<unknown> | undefined {
   return COMMANDS.find((c) => c.name === word || c.aliases?.includes(word));
@@ -34,7 +36,8 @@ export function parseCommand(text: string, config: CommandDeps['config']): Parse
   const args = splitArgs(words.slice(1));
   if (args.problem) return { problem: args.problem, command: found };
   const input = found.parse(args, config);
-  return isProblem(input) ? { problem: input.problem, command: found } : { command: found, input };
+  if (isProblem(input)) return { problem: input.problem, command: found };
+  return { command: found, input, ...(args.cluster !== undefined ? { cluster: args.cluster } : {}) };
 }
 
 /**
@@ -53,7 +56,15 @@ export async function runCommand(text: string, ctx: Omit<CommandContext, 'usage'
   }
   let outcome = 'ok';
   try {
-    outcome = await parsed.command.run(parsed.input, { ...ctx, reply, usage: USAGE });
+    const routed = await routeCluster(parsed.command, parsed.cluster, ctx.channel, deps);
+    if ('reply' in routed) {
+      await reply(routed.reply);
+      outcome = routed.outcome;
+    } else if (routed.cluster !== null && parsed.command.cluster === 'forward') {
+      // the cluster's agent runs it (it reads the cluster): the same text, minus --cluster
+      await routed.deps.queue.addForwarded({ kind: 'command', text: withoutClusterFlag(text), channel: ctx.channel, user: ctx.user, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}), ...(ctx.requestId ? { requestId: ctx.requestId } : {}) });
+      outcome = 'forwarded';
+    } else outcome = await parsed.command.run(parsed.input, { ...ctx, deps: routed.deps, reply, usage: USAGE });
   } catch (error) {
     outcome = errorCode(error);
     deps.logger.warn(`${parsed.command.name} from ${ctx.user} in ${ctx.channel}: ${outcome}: ${errorMessage(error)}`);

@@ -13,6 +13,7 @@ export const MUTE_DEADLINE_MS = 1500;
 
 export const mute = command<{ target: TargetRef; durationMs: number | null }>({
   name: 'mute',
+  cluster: 'store',
   usage: '`/isvc mute NAME [DURATION] [-n NAMESPACE]` — no automatic incident posts for it (DURATION like 30m, 2h, 1d; none: until unmuted)',
   parse(args, config) {
     const [name, duration, ...extra] = args.positionals;

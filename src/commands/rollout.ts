@@ -7,6 +7,7 @@ import { oneTarget } from './resolve-target.js';
 
 export const rollout = command<{ target: TargetRef; op: RolloutOp | null }>({
   name: 'rollout',
+  cluster: 'forward',
   usage: '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
   parse(args, config) {
     const positionals = [...args.positionals];

@@ -6,19 +6,31 @@
 export interface SplitArgs {
   positionals: string[];
   namespace?: string;
+  /** `--cluster NAME` (multi-cluster bots). */
+  cluster?: string;
   problem?: string;
 }
 
 const NAMESPACE_FLAG = /^(?:-n|--namespace|[–—]n|[–—]namespace)$/;
 const NAMESPACE_FLAG_INLINE = /^(?:--namespace=|-n=?)(.+)$/;
+const CLUSTER_FLAG = /^(?:--|[–—])cluster$/;
+const CLUSTER_FLAG_INLINE = /^(?:--|[–—])cluster=(.+)$/;
 
 export function splitArgs(words: readonly string[]): SplitArgs {
   const positionals: string[] = [];
   let namespace: string | undefined;
+  let cluster: string | undefined;
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i]!;
     const inline = NAMESPACE_FLAG_INLINE.exec(w);
-    if (NAMESPACE_FLAG.test(w)) {
+    const clusterInline = CLUSTER_FLAG_INLINE.exec(w);
+    if (CLUSTER_FLAG.test(w)) {
+      const next = words[i + 1];
+      if (next === undefined) return { positionals, problem: `${w} needs a cluster name after it.` };
+      cluster = next;
+      i += 1;
+    } else if (clusterInline) cluster = clusterInline[1];
+    else if (NAMESPACE_FLAG.test(w)) {
       const next = words[i + 1];
       if (next === undefined) return { positionals, problem: `${w} needs a namespace after it.` };
       namespace = next;
@@ -27,7 +39,15 @@ export function splitArgs(words: readonly string[]): SplitArgs {
     else if (w.startsWith('-') || /^[–—]/.test(w)) return { positionals, problem: `Unknown option "${w.slice(0, 40)}".` };
     else positionals.push(w);
   }
-  return { positionals, ...(namespace !== undefined ? { namespace } : {}) };
+  return { positionals, ...(namespace !== undefined ? { namespace } : {}), ...(cluster !== undefined ? { cluster } : {}) };
+}
+
+/** A command's text without its `--cluster NAME` (what a cluster's agent runs). */
+export function withoutClusterFlag(text: string): string {
+  return text
+    .replace(/(^|\s)(?:--|[–—])cluster(?:=\S+|\s+\S+)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The words of a command's text; leading mentions of an app mention (`<@U0BOT>`) dropped. */

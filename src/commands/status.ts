@@ -4,7 +4,8 @@ import { defaultNamespace, namespaceProblem } from './resolve-target.js';
 
 export const status = command<{ namespace: string }>({
   name: 'status',
-  usage: '`/isvc status [-n NAMESPACE]` — the InferenceServices of a namespace, ready or not',
+  cluster: 'queue',
+  usage: '`/isvc status [-n NAMESPACE] [--cluster NAME]` — the InferenceServices of a namespace, ready or not',
   parse(args, config) {
     if (args.positionals.length > 0) return { problem: `status takes no name (got "${args.positionals[0]!.slice(0, 40)}"); use -n NAMESPACE.` };
     const namespace = args.namespace ?? defaultNamespace(config);

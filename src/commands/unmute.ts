@@ -7,6 +7,7 @@ import { oneTarget } from './resolve-target.js';
 
 export const unmute = command<TargetRef>({
   name: 'unmute',
+  cluster: 'store',
   usage: '`/isvc unmute NAME [-n NAMESPACE]` — automatic incident posts for it again',
   parse: (args, config) => oneTarget('unmute', args.positionals, args.namespace, config),
   async run(target, ctx) {

@@ -1,4 +1,5 @@
 /** The commands' ephemeral answers on Slack (rendered here, sent by the listener: response_url or chat.postEphemeral). */
+import type { ClusterListing } from '../clusters/cluster-routes.js';
 import type { CommandReply } from '../commands/command.js';
 import { humanDuration } from '../core/duration.js';
 import { context, section } from '../render/slack/block-kit.js';
@@ -29,5 +30,32 @@ export function renderCommandReply(reply: CommandReply): SlackMessage {
       return renderNotInChannel();
     case 'failed':
       return renderJobFailed(reply.target ?? { namespace: '-', name: '-' }, reply.code);
+    case 'no-agent':
+      return renderNoAgent(reply.cluster, reply.since);
+    case 'clusters':
+      return renderClusters(reply.clusters);
   }
+}
+
+/** A Slack date token: each reader sees the time in their own zone; the fallback is UTC. */
+function slackTime(ms: number): string {
+  const fallback = `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${fallback}>`;
+}
+
+export function renderNoAgent(cluster: string, since: number | null): SlackMessage {
+  const when = since === null ? ' (none has connected yet)' : ` since ${slackTime(since)}`;
+  const text = `⚠️ cluster ${cluster} has no agent connected${when}: nothing was queued. Start its agent (\`isvc-doctor serve --role agent --cluster ${cluster}\`) and ask again.`;
+  return note(text);
+}
+
+function renderClusters(clusters: ClusterListing[] | null): SlackMessage {
+  if (clusters === null) return note('This bot serves one cluster (no `clusters:` in its config).');
+  const lines = clusters.map((c) => {
+    const h = c.health;
+    const state = h.live ? `🟢 ${h.agents} agent${h.agents === 1 ? '' : 's'}, v${h.version ?? '?'}, last heartbeat ${slackTime(h.lastSeenAt!)}` : h.lastSeenAt === null ? '🔴 no agent has connected yet' : `🔴 no agent connected since ${slackTime(h.lastSeenAt)}${h.version ? ` (v${h.version})` : ''}`;
+    const where = [c.isDefault ? 'default' : null, c.channels.length > 0 ? `channels ${c.channels.map((ch) => `<#${ch}>`).join(' ')}` : null, c.alertsChannel ? `alerts <#${c.alertsChannel}>` : null].filter(Boolean).join(' · ');
+    return `*${c.name}* — ${state}${where ? `\n${where}` : ''}`;
+  });
+  return { text: `Clusters: ${clusters.map((c) => `${c.name} (${c.health.live ? 'agent live' : 'no agent'})`).join(', ')}`, blocks: lines.map((l) => section(l)) };
 }

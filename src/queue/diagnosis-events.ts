@@ -27,7 +27,9 @@ export type DiagnosisEvent =
   /** The root message of a request Redis refused. */
   | { kind: 'diagnosis-queue-unavailable'; channel: string; rootTs: string }
   | { kind: 'diagnosis-progress'; target: TargetRef; subscriber: Subscriber; progress: Progress }
-  /** The report in the subscriber's thread, then its root message turned into the verdict. */
+  /** The first reply of the report (its deciding evidence) in the subscriber's thread. */
   | { kind: 'diagnosis-reported'; report: Report; subscriber: Subscriber }
+  /** After any remediation offered for it: the rest of the report in the thread, then the root message turned into the verdict. */
+  | { kind: 'diagnosis-details'; report: Report; subscriber: Subscriber }
   | { kind: 'diagnosis-failed'; target: TargetRef; subscriber: Subscriber; failure: DiagnosisFailure }
   | { kind: 'status-listed'; namespace: string; items: IsvcStatus[]; channel: string; threadTs?: string };

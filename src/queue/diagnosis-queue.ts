@@ -8,7 +8,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { settledWithin } from '../core/bounded.js';
 import type { TargetRef } from '../core/target-ref.js';
-import { diagnosisDedupId, newDiagnosisJobId, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, newDiagnosisJobId, type ClickJobData, type CommandJobData, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { withQueueDeadline } from './queue-errors.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
 import { SubscriberStore } from './subscriber-store.js';
@@ -114,6 +114,11 @@ export class DiagnosisQueue {
   /** The apply job of an approved proposal: jobId = proposal id, so adding it twice is one job. */
   async addRemediation(data: RemediateJobData): Promise<void> {
     await this.queue.add('remediate', data, { jobId: data.proposalId, attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 30 * 24 * 3600 }, removeOnFail: { age: 30 * 24 * 3600 } });
+  }
+
+  /** Multi-cluster: a click or a command for this cluster's agent. */
+  async addForwarded(data: ClickJobData | CommandJobData): Promise<void> {
+    await withQueueDeadline('add forwarded job', this.timeoutMs, () => this.queue.add(data.kind, data, { attempts: 2 }));
   }
 
   /** For /readyz. */

@@ -50,7 +50,27 @@ export const remediateJobSchema = z.object({
 });
 export type RemediateJobData = z.infer<typeof remediateJobSchema>;
 
-export const jobDataSchema = z.discriminatedUnion('kind', [diagnoseJobSchema, statusJobSchema, remediateJobSchema]);
+/** Multi-cluster: an Approve / Reject click the web process hands to the proposal's cluster agent (it validates against the live object). */
+export const clickJobSchema = z.object({
+  kind: z.literal('click'),
+  decision: z.enum(['approve', 'reject']),
+  click: z.object({ proposalId: z.string().min(1).max(64), user: z.string().min(1), channel: z.string(), messageTs: z.string().optional(), requestId }),
+  requestId,
+});
+export type ClickJobData = z.infer<typeof clickJobSchema>;
+
+/** Multi-cluster: a command that reads the cluster itself (rollout), run by the cluster's agent as if typed there. */
+export const commandJobSchema = z.object({
+  kind: z.literal('command'),
+  text: z.string().max(4000),
+  channel: z.string().min(1),
+  user: z.string().min(1),
+  threadTs: z.string().min(1).optional(),
+  requestId,
+});
+export type CommandJobData = z.infer<typeof commandJobSchema>;
+
+export const jobDataSchema = z.discriminatedUnion('kind', [diagnoseJobSchema, statusJobSchema, remediateJobSchema, clickJobSchema, commandJobSchema]);
 export type JobData = z.infer<typeof jobDataSchema>;
 
 /** Deduplication id for "the diagnosis of this InferenceService" (BullMQ ids cannot contain ':'). */

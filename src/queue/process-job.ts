@@ -12,7 +12,7 @@ import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
-import { diagnosisDedupId, jobDataSchema, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, jobDataSchema, type ClickJobData, type CommandJobData, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { JobTimeoutError, withJobDeadline } from './job-deadline.js';
 import { publicReason } from './public-reason.js';
 import type { SubscriberStore } from './subscriber-store.js';
@@ -45,10 +45,16 @@ export interface JobDeps {
   afterReport?(report: Report, threads: Subscriber[]): Promise<unknown>;
   /** Applies an approved remediation proposal. */
   remediate?(data: RemediateJobData, signal?: AbortSignal): Promise<{ outcome: 'remediation'; state: string }>;
+  /** Multi-cluster agents: clicks and commands the web process handed over. */
+  forwarded?(data: ClickJobData | CommandJobData): Promise<string>;
 }
 
 export type DiagnosisOutcome = 'reported' | 'cluster-unreachable' | 'failed';
-export type JobResult = { outcome: DiagnosisOutcome; rootCause: string | null; threads: number } | { outcome: 'status'; count: number } | { outcome: 'remediation'; state: string };
+export type JobResult =
+  | { outcome: DiagnosisOutcome; rootCause: string | null; threads: number }
+  | { outcome: 'status'; count: number }
+  | { outcome: 'remediation'; state: string }
+  | { outcome: 'forwarded'; result: string };
 
 export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const parsed = jobDataSchema.safeParse(job.data);
@@ -57,6 +63,10 @@ export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSign
   if (parsed.data.kind === 'remediate') {
     if (!deps.remediate) throw new UnrecoverableError('REMEDIATION_DISABLED: this worker cannot apply remediations');
     return deps.remediate(parsed.data, signal);
+  }
+  if (parsed.data.kind === 'click' || parsed.data.kind === 'command') {
+    if (!deps.forwarded) throw new UnrecoverableError('FORWARD_UNSUPPORTED: this worker is not a cluster agent');
+    return { outcome: 'forwarded', result: await deps.forwarded(parsed.data) };
   }
   return processDiagnosis(job, parsed.data, deps, signal);
 }
@@ -112,8 +122,11 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
     throw error;
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
-  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber })));
+  // the poster already retried (without duplicating); a thread Slack still refuses is logged, not a job
+  // retry that would diagnose again and post the other threads' answers twice
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the report for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   if (deps.afterReport) await deps.afterReport(report, subs).catch((e: unknown) => deps.warn?.(`after report: ${errorMessage(e)}`));
+  await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-details', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the details for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));
   await deps.store.forget(job.id ?? '').catch(() => undefined);
   deps.onDiagnosis?.('reported', report, (Date.now() - started) / 1000);
   return { outcome: 'reported', rootCause: report.rootCause, threads: subs.length };

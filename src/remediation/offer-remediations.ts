@@ -36,15 +36,22 @@ export async function offerRemediations(deps: RemediationDeps, report: Report, t
   for (const finding of offerable(report)) {
     for (const t of threads) {
       const r = finding.remediation!;
+      let p;
       try {
-        const p = await planProposal(deps, { action: r.action, params: r.params ?? {}, target: { namespace: report.target.namespace, name: report.target.name }, findingCode: finding.code, requester: t.user, channel: t.channel, threadTs: t.threadTs, ...(seen ? { seen } : {}) });
-        await postProposal(deps, p);
-        posted += 1;
+        p = await planProposal(deps, { action: r.action, params: r.params ?? {}, target: { namespace: report.target.namespace, name: report.target.name }, findingCode: finding.code, requester: t.user, channel: t.channel, threadTs: t.threadTs, ...(seen ? { seen } : {}) });
       } catch (error) {
         const code = errorCode(error);
         const message = error instanceof RemediationError ? error.message : 'the plan could not be computed';
         deps.warn(`remediation ${r.action} for ${report.target.namespace}/${report.target.name}: ${code}: ${errorMessage(error)}`);
         await deps.notify({ kind: 'offer-not-planned', thread: { channel: t.channel, threadTs: t.threadTs }, findingCode: finding.code, code, message }).catch(() => undefined);
+        continue;
+      }
+      try {
+        await postProposal(deps, p);
+        posted += 1;
+      } catch (error) {
+        // planned fine, but Slack refused the offer: say so in the log; never blame "the plan" in the thread
+        deps.warn(`remediation ${r.action} for ${report.target.namespace}/${report.target.name}: planned, but the offer could not be posted to Slack: ${errorCode(error)}: ${errorMessage(error)}`);
       }
     }
   }

@@ -26,6 +26,8 @@ export interface StoredMessage {
   editedTs?: string;
   /** Set for ephemeral messages: the one person who sees it. */
   ephemeralTo?: string;
+  /** Message metadata as posted (chat.postMessage `metadata`), returned by conversations.history / replies with include_all_metadata. */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   replyCount: number;
   replyUsers: string[];
   latestReply?: string;

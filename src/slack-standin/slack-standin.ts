@@ -53,6 +53,12 @@ export interface SlackStandin {
   failChannel(channel: string, error: string): void;
   /** Answers after `ms` (every call). */
   setLatency(ms: number): void;
+  /**
+   * The next `count` chat.postMessage calls fail the way a Slack outage does: `before` answers 500
+   * without posting; `after` posts, then answers 500; `drop` posts, then closes the connection
+   * without an answer (as a timeout looks to the bot).
+   */
+  failPosts(count: number, mode: 'before' | 'after' | 'drop'): void;
   /** Socket Mode: the URL apps.connections.open hands out. */
   setSocketUrl(url: string): void;
   /** usergroups.users.list answers these members for the group (unknown groups: no_such_subteam). */
@@ -73,6 +79,7 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
   let limited: Array<{ retryAfter: number; method?: string }> = [];
   const failing = new Map<string, string>();
   let latency = 0;
+  const postFaults: Array<'before' | 'after' | 'drop'> = [];
   let socketUrl = 'ws://127.0.0.1:1/';
   const listeners = new Set<(call: RecordedCall) => void>();
   const ctx: WebApiContext = { store, strict: Boolean(options.strict), userGroups: new Map(), socketUrl: () => socketUrl };
@@ -100,11 +107,24 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
       record(call);
       return reply(res, 429, call.response, { 'retry-after': String(l.retryAfter) });
     }
+    const fault = method === 'chat.postMessage' ? postFaults.shift() : undefined;
+    if (fault === 'before') {
+      call.status = 500;
+      call.response = { ok: false, error: 'internal_error' };
+      record(call);
+      return reply(res, 500, call.response);
+    }
     const channel = typeof body.channel === 'string' ? body.channel : undefined;
     const denied = responseId !== undefined ? null : authError(auth);
     if (denied) call.response = { ok: false, error: denied };
     else if (channel && method.startsWith('chat.') && failing.has(channel)) call.response = { ok: false, error: failing.get(channel) };
     else call.response = responseId !== undefined ? responses.reply(responseId, body) : answerWebApi(ctx, method, body);
+    if (fault) {
+      // posted (the call stays recorded with status 200: the message is there), but the bot hears an error
+      record(call);
+      if (fault === 'drop') return void res.socket?.destroy();
+      return reply(res, 500, { ok: false, error: 'internal_error' });
+    }
     record(call);
     reply(res, 200, call.response);
   };
@@ -122,6 +142,9 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
       for (let i = 0; i < count; i += 1) limited.push({ retryAfter: retryAfterSeconds, ...(method ? { method } : {}) });
     },
     failChannel: (channel, error) => failing.set(channel, error),
+    failPosts: (count, mode) => {
+      for (let i = 0; i < count; i += 1) postFaults.push(mode);
+    },
     setLatency: (ms) => {
       latency = ms;
     },
@@ -154,6 +177,7 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
     reset: () => {
       calls.length = 0;
       limited = [];
+      postFaults.length = 0;
       failing.clear();
     },
     close: async () => undefined,

@@ -35,6 +35,9 @@ export function answerWebApi(ctx: WebApiContext, method: string, body: Record<st
       const channel = ctx.store.channel(String(body.channel ?? ''));
       return channel ? { ok: true, channel: { id: channel.id, name: channel.name, is_channel: true, is_member: channel.botMember } } : { ok: false, error: 'channel_not_found' };
     }
+    case 'conversations.history':
+    case 'conversations.replies':
+      return readMessages(ctx, method, body);
     case 'users.info': {
       const person = ctx.store.people.get(String(body.user ?? ''));
       return person ? { ok: true, user: { id: person.id, name: person.name, real_name: person.name, profile: { display_name: person.name, title: person.title ?? '' } } } : { ok: false, error: 'user_not_found' };
@@ -68,7 +71,8 @@ function postMessage(ctx: WebApiContext, body: Record<string, any>): Answer {
   if (refused) return refused;
   const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
   if (threadTs && ctx.strict && !ctx.store.get(body.channel, threadTs)) return { ok: false, error: 'thread_not_found' };
-  const message = ctx.store.add({ channel: body.channel, user: BOT_IDENTITY.userId, bot: true, text: String(body.text ?? ''), ...blocksOf(body), ...(threadTs ? { threadTs } : {}) });
+  const metadata = isMetadata(body.metadata) ? { metadata: body.metadata } : {};
+  const message = ctx.store.add({ channel: body.channel, user: BOT_IDENTITY.userId, bot: true, text: String(body.text ?? ''), ...blocksOf(body), ...(threadTs ? { threadTs } : {}), ...metadata });
   return { ok: true, channel: message.channel, ts: message.ts, message: { type: 'message', ts: message.ts, text: message.text, thread_ts: threadTs, bot_id: BOT_IDENTITY.botId, user: BOT_IDENTITY.userId } };
 }
 
@@ -111,4 +115,36 @@ function updateView(ctx: WebApiContext, body: Record<string, any>): Answer {
 
 function blocksOf(body: Record<string, any>): { blocks?: unknown[] } {
   return Array.isArray(body.blocks) ? { blocks: body.blocks } : {};
+}
+
+function isMetadata(v: unknown): v is { event_type: string; event_payload: Record<string, unknown> } {
+  const m = v as { event_type?: unknown; event_payload?: unknown } | null;
+  return typeof m === 'object' && m !== null && typeof m.event_type === 'string' && typeof m.event_payload === 'object' && m.event_payload !== null;
+}
+
+/** conversations.history (top-level messages) and conversations.replies (a thread, its parent first), newest first / oldest first as Slack orders them. */
+function readMessages(ctx: WebApiContext, method: string, body: Record<string, any>): Answer {
+  const channel = ctx.store.channel(String(body.channel ?? ''));
+  if (!channel) return { ok: false, error: 'channel_not_found' };
+  if (!channel.botMember) return { ok: false, error: 'not_in_channel' };
+  const oldest = Number(body.oldest ?? 0);
+  const withMetadata = body.include_all_metadata === true || body.include_all_metadata === 'true';
+  const thread = method === 'conversations.replies' ? String(body.ts ?? '') : null;
+  const picked = ctx.store
+    .all()
+    .filter((m) => m.channel === channel.id && !m.ephemeralTo && Number(m.ts) >= oldest)
+    .filter((m) => (thread === null ? !m.threadTs || m.threadTs === m.ts : m.ts === thread || m.threadTs === thread))
+    .sort((a, b) => Number(a.ts) - Number(b.ts));
+  const ordered = thread === null ? picked.reverse() : picked;
+  const limit = Math.max(1, Math.min(1000, Number(body.limit ?? 100)));
+  const messages = ordered.slice(0, limit).map((m) => ({
+    type: 'message',
+    ts: m.ts,
+    text: m.text,
+    user: m.user,
+    ...(m.bot ? { bot_id: BOT_IDENTITY.botId } : {}),
+    ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+  }));
+  return { ok: true, messages, has_more: ordered.length > limit };
 }

@@ -1,9 +1,18 @@
 /**
  * The Slack port on Slack's Web API: root messages, thread replies, updates, ephemeral answers.
- * One WebClient per process, built here with the project's retry policy: 429s are waited out
- * honouring Retry-After (rejectRateLimitedCalls: false) and retried, like network errors and 5xx,
- * a bounded number of times. Slack's error codes become SlackPostError codes.
+ *
+ * Retries are decided here, not inside the WebClient (the posting client makes one attempt per
+ * call: `createPostingClient`), because a retried post is only safe when the first one surely did
+ * not land:
+ * - 429: Slack did nothing; wait Retry-After, try again;
+ * - a Slack error (`ok: false`): final, a SlackPostError with its code;
+ * - a 5xx, a timeout, a dropped connection: the post may have landed. Each post carries a key of its
+ *   own in its message metadata; before trying again the poster looks for a message with that key
+ *   in the channel (or thread) and returns its ts when it is there, so a retry never duplicates a
+ *   root or a reply. When it cannot tell (the lookup fails too), it gives up rather than risk a
+ *   duplicate. Updates are idempotent and simply retried.
  */
+import { randomUUID } from 'node:crypto';
 import { LogLevel, webApi } from '@slack/bolt';
 import { SlackPostError, type SlackPoster } from './slack-poster.js';
 
@@ -12,17 +21,19 @@ export interface SlackClientSettings {
   apiUrl: string;
   /** Retries for 429 (after Retry-After), 5xx and network errors. */
   retries?: number;
+  /** Milliseconds before a call is given up (default 15 s). */
+  timeoutMs?: number;
 }
 
 /** WebClient options shared by Bolt's client and the workers' client. */
 type WebClient = webApi.WebClient;
 
-export function slackClientOptions(settings: Pick<SlackClientSettings, 'apiUrl' | 'retries'>): webApi.WebClientOptions {
+export function slackClientOptions(settings: Pick<SlackClientSettings, 'apiUrl' | 'retries' | 'timeoutMs'>): webApi.WebClientOptions {
   return {
     slackApiUrl: settings.apiUrl,
     rejectRateLimitedCalls: false,
     retryConfig: { retries: settings.retries ?? 5, factor: 2, minTimeout: 200, maxTimeout: 10_000, randomize: true },
-    timeout: 15_000,
+    timeout: settings.timeoutMs ?? 15_000,
     logLevel: LogLevel.WARN,
   };
 }
@@ -31,40 +42,111 @@ export function createSlackWebClient(settings: SlackClientSettings): WebClient {
   return new webApi.WebClient(settings.botToken, slackClientOptions(settings));
 }
 
-function asPostError(error: unknown): unknown {
-  const e = error as { code?: string; data?: { error?: string } };
+/** The client of the poster: one attempt per call, 429 handed back (createSlackPoster retries). */
+export function createPostingClient(settings: Omit<SlackClientSettings, 'retries'>): WebClient {
+  return new webApi.WebClient(settings.botToken, { ...slackClientOptions({ ...settings, retries: 0 }), rejectRateLimitedCalls: true });
+}
+
+export interface PosterOptions {
+  /** Attempts of one call (default 5). */
+  attempts?: number;
+  /** Backoff base between attempts after a 5xx or network error (default 250 ms). */
+  backoffMs?: number;
+  sleep?(ms: number): Promise<void>;
+}
+
+/** The metadata event type that carries a post's key. */
+export const POST_KEY_EVENT = 'isvc_doctor_post';
+
+type Outcome = { kind: 'rate-limited'; retryAfterMs: number } | { kind: 'final'; error: unknown } | { kind: 'unknown'; error: unknown };
+
+function classify(error: unknown): Outcome {
+  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number };
   if (e?.code === 'slack_webapi_platform_error') {
     const slackError = e.data?.error ?? 'unknown';
     const notIn = slackError === 'not_in_channel' || slackError === 'channel_not_found' || slackError === 'is_archived';
-    return new SlackPostError(notIn ? 'SLACK_NOT_IN_CHANNEL' : 'SLACK_API_ERROR', slackError);
+    if (slackError === 'ratelimited') return { kind: 'rate-limited', retryAfterMs: 1000 };
+    return { kind: 'final', error: new SlackPostError(notIn ? 'SLACK_NOT_IN_CHANNEL' : 'SLACK_API_ERROR', slackError) };
   }
-  if (e?.code === 'slack_webapi_rate_limited_error') return new SlackPostError('SLACK_RATE_LIMITED', 'ratelimited');
-  return error;
+  if (e?.code === 'slack_webapi_rate_limited_error') return { kind: 'rate-limited', retryAfterMs: Math.max(1, e.retryAfter ?? 1) * 1000 };
+  // slack_webapi_http_error (5xx), slack_webapi_request_error (timeout, reset): it may or may not have landed
+  if (e?.code === 'slack_webapi_http_error' || e?.code === 'slack_webapi_request_error') return { kind: 'unknown', error };
+  return { kind: 'final', error };
 }
 
-export function createSlackPoster(client: WebClient): SlackPoster {
+const finalError = (error: unknown) => (error instanceof SlackPostError ? error : new SlackPostError('SLACK_API_ERROR', (error as { code?: string })?.code ?? 'unknown'));
+
+export function createSlackPoster(client: WebClient, options: PosterOptions = {}): SlackPoster {
+  const attempts = options.attempts ?? 5;
+  const backoff = (i: number) => Math.min((options.backoffMs ?? 250) * 2 ** i, 5000);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  /** Runs an idempotent call with retries (429 after Retry-After; 5xx and network errors after a backoff). */
+  const retried = async <T>(call: () => Promise<T>): Promise<T> => {
+    let last: unknown;
+    for (let i = 0; i < attempts; i += 1) {
+      try {
+        return await call();
+      } catch (error) {
+        const o = classify(error);
+        if (o.kind === 'final') throw o.error;
+        last = o.kind === 'unknown' ? o.error : error;
+        await sleep(o.kind === 'rate-limited' ? o.retryAfterMs : backoff(i));
+      }
+    }
+    throw finalError(last);
+  };
+
+  /** The ts of the message carrying `key`, posted since `oldest` (null: not there). */
+  const findPosted = async (channel: string, threadTs: string | undefined, key: string, oldest: string): Promise<string | null> => {
+    const args = { channel, oldest, inclusive: true, include_all_metadata: true, limit: 200 };
+    const res = threadTs ? await client.conversations.replies({ ...args, ts: threadTs }) : await client.conversations.history(args);
+    const found = (res.messages ?? []).find((m) => (m as { metadata?: { event_payload?: { key?: unknown } } }).metadata?.event_payload?.key === key);
+    return found?.ts ?? null;
+  };
+
   return {
     async post(channel, message, threadTs) {
-      try {
-        const res = await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false });
-        return String(res.ts ?? '');
-      } catch (error) {
-        throw asPostError(error);
+      const key = randomUUID();
+      const oldest = String(Math.floor(Date.now() / 1000) - 60);
+      let last: unknown;
+      for (let i = 0; i < attempts; i += 1) {
+        try {
+          const res = await client.chat.postMessage({
+            channel,
+            text: message.text,
+            blocks: message.blocks as never,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            unfurl_links: false,
+            metadata: { event_type: POST_KEY_EVENT, event_payload: { key } },
+          });
+          return String(res.ts ?? '');
+        } catch (error) {
+          const o = classify(error);
+          if (o.kind === 'final') throw o.error;
+          last = error;
+          if (o.kind === 'rate-limited') {
+            await sleep(o.retryAfterMs);
+            continue;
+          }
+          // it may have landed: look before posting again; when we cannot tell, stop (no duplicate)
+          await sleep(backoff(i));
+          let landed: string | null;
+          try {
+            landed = await retried(() => findPosted(channel, threadTs, key, oldest));
+          } catch {
+            throw finalError(error);
+          }
+          if (landed) return landed;
+        }
       }
+      throw finalError(last);
     },
     async update(channel, ts, message) {
-      try {
-        await client.chat.update({ channel, ts, text: message.text, blocks: message.blocks as never });
-      } catch (error) {
-        throw asPostError(error);
-      }
+      await retried(() => client.chat.update({ channel, ts, text: message.text, blocks: message.blocks as never }));
     },
     async ephemeral(channel, user, message, threadTs) {
-      try {
-        await client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}) });
-      } catch (error) {
-        throw asPostError(error);
-      }
+      await retried(() => client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}) }));
     },
   };
 }

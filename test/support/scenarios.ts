@@ -14,6 +14,8 @@ export interface ScenarioExpect {
   summary?: string;
   /** The line (as the cluster holds it) that decides the root cause. */
   decidingLine?: string;
+  /** For a deciding line too long to show whole: the part of it that must be shown. */
+  decidingPart?: string;
 }
 
 export interface Scenario {
@@ -43,6 +45,7 @@ export function listScenarios(): Scenario[] {
           source: raw.source,
           summary: raw.summary,
           ...(raw.decidingLine ? { decidingLine: raw.decidingLine } : {}),
+          ...(raw.decidingPart ? { decidingPart: raw.decidingPart } : {}),
         },
       };
     })

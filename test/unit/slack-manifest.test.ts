@@ -25,6 +25,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'users.info': ['users:read'],
   'conversations.info': ['channels:read', 'groups:read'],
   'conversations.members': ['channels:read', 'groups:read'],
+  'conversations.history': ['channels:history', 'groups:history'],
+  'conversations.replies': ['channels:history', 'groups:history'],
   'reactions.add': ['reactions:write'],
   'views.open': [],
   'views.update': [],

@@ -2,6 +2,8 @@
  * Slack's limits the renderer keeps (https://api.slack.com/reference/block-kit/blocks), and the text
  * helpers that keep them: escaping for mrkdwn, cutting with a visible note.
  */
+import { cutLine } from '../../logs/cut-line.js';
+
 export const SLACK_LIMITS = {
   blocksPerMessage: 50,
   sectionText: 3000,
@@ -13,7 +15,11 @@ export const SLACK_LIMITS = {
   fallbackText: 3000,
 } as const;
 
-/** Escapes the three characters mrkdwn treats as control characters. */
+/**
+ * Escapes the three characters mrkdwn treats as control characters, so cluster data or a user's
+ * words never become a mention (`<!channel>`, `<@U…>`), a link or a date token. Used for the
+ * blocks and for the notification `text` alike (Slack parses both).
+ */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -25,8 +31,7 @@ export function escapeCode(text: string): string {
 
 /** Cuts text to at most `max` characters, ending with an ellipsis when cut. */
 export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1))}…`;
+  return cutLine(text, max);
 }
 
 /** A URL safe inside <url|label>. */

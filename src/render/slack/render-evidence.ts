@@ -1,48 +1,114 @@
 /**
- * One piece of evidence as mrkdwn: a bullet line for conditions, events, fields, probes, hops and
- * links; a code block with line numbers for log excerpts (cut to a budget, the cut said plainly).
+ * One piece of evidence as mrkdwn: a bullet labelled with its source (event, condition, field,
+ * probe, container, previous instance) for conditions, events, fields, probes, hops and links; a
+ * code block with line numbers for log excerpts. Long lines are cut around the part that decides
+ * (focus-line.ts), never at the head; newlines inside a value become " ⏎ " so a bullet stays one.
  */
 import type { Evidence } from '../../findings/types.js';
+import { focusLine, keyIndex, namesError, readableLogLine } from './focus-line.js';
 import { cut, escapeCode, escapeMrkdwn, link } from './limits.js';
 
-const LINE_MAX = 240;
+/** Characters of one evidence line (a deciding line up to this long is shown whole). */
+export const LINE_MAX = 400;
 const HOP_ICON: Record<NonNullable<Evidence['state']>, string> = { ok: '✅', missing: '❌', failing: '⚠️', unknown: '❔' };
 
-/** A one-line bullet for any evidence that is not a log excerpt. */
-export function evidenceLine(e: Evidence): string {
-  if (e.kind === 'link' && e.url) return `• ${link(e.url, e.text ?? e.ref)}`;
-  if (e.kind === 'hop') {
-    const icon = HOP_ICON[e.state ?? 'unknown'];
-    return `${icon} ${escapeMrkdwn(cut(e.ref, 120))}${e.text ? ` — ${escapeMrkdwn(cut(e.text, LINE_MAX))}` : ''} _(${e.state ?? 'unknown'})_`;
-  }
-  const label = e.kind === 'condition' || e.kind === 'event' || e.kind === 'probe' || e.kind === 'field' ? `${e.kind}` : 'note';
-  const body = e.text ? escapeMrkdwn(cut(e.text, LINE_MAX)) : '';
-  return `• _${label}_ ${escapeMrkdwn(cut(e.ref, 120))}${body ? `: ${body}` : ''}`;
+/** One line of text: inner newlines shown as ⏎, trailing ones dropped. */
+export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/(?: ⏎ )+$/, '').trim();
+
+/** "Pod ns/name" → "Pod name" (the namespace is the service's, named once in the verdict). */
+export function shortRef(ref: string): string {
+  return ref.replace(/^(\S+(?: \S+)?) [^/\s]+\/(\S+)$/, '$1 $2');
 }
 
-/** The title line above a log excerpt. */
-export function logTitle(e: Evidence): string {
-  const where = `${e.container ? `container \`${escapeMrkdwn(e.container)}\`` : 'log'}${e.previous ? ' (previous instance)' : ''}`;
-  return `*Log* of ${where} in ${escapeMrkdwn(cut(e.ref, 160))}`;
+/** Where a piece of evidence comes from, as a person names it. */
+export function sourceLabel(e: Evidence): string {
+  if (e.kind === 'log') return `${e.container ? `container \`${escapeMrkdwn(e.container)}\`` : 'log'}${e.previous ? ', previous instance' : ''}`;
+  if (/^terminat/i.test(e.text ?? '') || /terminated\.message/.test(e.text ?? '')) return 'termination message';
+  if (/^modelStatus|\bmodelStatus\b/.test(e.text ?? '')) return 'modelStatus';
+  return e.kind === 'condition' || e.kind === 'event' || e.kind === 'probe' || e.kind === 'field' ? e.kind : 'note';
 }
 
 /**
- * A log excerpt as a ``` block with right-aligned line numbers, at most `budget` characters in all.
- * When it does not fit, the last lines are kept (a crash explains itself at the end) and a note says
- * how many were left out.
+ * A bullet for any evidence that is not a log excerpt; `subject`: the finding's object, not repeated;
+ * `excerptLines`: lines of a field's excerpt shown in a code block (0: joined into the bullet).
  */
-export function logBlock(e: Evidence, budget: number): string {
-  const lines = e.excerpt ?? [];
-  if (lines.length === 0) return `${logTitle(e)}\n_(no log lines available)_`;
+export function evidenceLine(e: Evidence, subject?: string, max = LINE_MAX, excerptLines = 6): string {
+  if (e.kind === 'link' && e.url) return `• ${link(e.url, e.text ?? e.ref)}`;
+  const ref = e.ref === subject ? '' : escapeMrkdwn(cut(shortRef(e.ref), 100));
+  if (e.kind === 'hop') {
+    const icon = HOP_ICON[e.state ?? 'unknown'];
+    return `${icon} ${ref || escapeMrkdwn(cut(shortRef(e.ref), 100))}${e.text ? ` — ${escapeMrkdwn(focusLine(oneLine(e.text), max))}` : ''} _(${e.state ?? 'unknown'})_`;
+  }
+  if (excerptLines === 0 && e.excerpt && e.excerpt.length > 0) {
+    // one line: the excerpt's lines joined (the first reply's compact form of a YAML excerpt)
+    const joined = [e.text, ...e.excerpt].filter(Boolean).map((l) => oneLine(l!)).join(' · ');
+    return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}: ${escapeMrkdwn(keyIndex(joined) >= 0 ? focusLine(joined, max) : cut(joined, max))}`;
+  }
+  const body = e.text ? escapeMrkdwn(focusLine(oneLine(e.text), max)) : '';
+  const n = excerptLines;
+  const excerpt = e.excerpt && e.excerpt.length > 0 ? `\n\`\`\`\n${e.excerpt.slice(0, n).map((l) => escapeCode(focusLine(l, max))).join('\n')}${e.excerpt.length > n ? `\n… ${e.excerpt.length - n} more` : ''}\n\`\`\`` : '';
+  return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}${body ? `: ${body}` : ''}${excerpt}`;
+}
+
+/** The title line above a log excerpt. */
+export function logTitle(e: Evidence, subject?: string): string {
+  return `*Log* of ${sourceLabel(e)}${e.ref === subject ? '' : ` in ${escapeMrkdwn(cut(shortRef(e.ref), 160))}`}`;
+}
+
+/** The index of the line an excerpt turns on: the last that names an error, else its last line. */
+export function decidingIndex(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i -= 1) if (namesError(lines[i]!) && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
+  for (let i = lines.length - 1; i >= 0; i -= 1) if (keyIndex(lines[i]!) >= 0 && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
+  return lines.length - 1;
+}
+
+/** A line without its timestamps and numbers, to tell a repeated line from a new one. */
+const sameness = (line: string) => line.replace(/[\d:.TZ-]{6,}|\b\d+\b/g, '#').replace(/"ts":[^,]*,/, '');
+
+export interface LogBlockOptions {
+  /** The first reply's form: at most this many lines ending at the deciding one, repeats skipped. */
+  maxLines?: number;
+  lineMax?: number;
+  /** The finding's object (not repeated in the title). */
+  subject?: string;
+}
+
+/**
+ * A log excerpt as a ``` block with right-aligned line numbers, at most `budget` characters. In
+ * full, the last lines that fit (a crash explains itself at the end) and a note on what was left
+ * out; with `maxLines`, the deciding line (a traceback's exception line) and the distinct lines
+ * just before it. Structured (JSON) lines show their level, message and error; every line is cut
+ * around its deciding part.
+ */
+export function logBlock(e: Evidence, budget: number, options: LogBlockOptions = {}): string {
+  const lines = (e.excerpt ?? []).map(readableLogLine);
+  const title = logTitle(e, options.subject);
+  if (lines.length === 0) return `${title}\n_(no log lines available)_`;
+  const lineMax = options.lineMax ?? LINE_MAX;
   const numberAt = (i: number) => e.lineNumbers?.[i] ?? i + 1;
-  const width = String(numberAt(lines.length - 1)).length;
-  const title = logTitle(e);
-  const overhead = title.length + 8 + 120; // fences, newlines, the note
+  const first = options.maxLines !== undefined;
   const kept: string[] = [];
   let used = 0;
-  for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const line = `${String(numberAt(i)).padStart(width)} │ ${escapeCode(cut(lines[i]!, LINE_MAX))}`;
-    if (used + line.length + 1 > budget - overhead) break;
+  const overhead = title.length + 8 + 120; // fences, newlines, the note
+  let indexes: number[];
+  if (first) {
+    // the deciding line (its first occurrence when it repeats), the line after it (what the
+    // program said next), then the distinct lines before it
+    const said = sameness(lines[decidingIndex(lines)]!);
+    const d = lines.findIndex((l) => sameness(l) === said);
+    const seen = new Set([said]);
+    const distinct = (i: number) => (seen.has(sameness(lines[i]!)) ? false : (seen.add(sameness(lines[i]!)), true));
+    indexes = [d];
+    if (options.maxLines! > 1 && d + 1 < lines.length && distinct(d + 1)) indexes.push(d + 1);
+    for (let i = d - 1; i >= 0 && indexes.length < options.maxLines!; i -= 1) if (distinct(i)) indexes.unshift(i);
+  } else indexes = lines.map((_l, i) => i);
+  const width = String(numberAt(Math.max(...indexes))).length;
+  const repeats = (i: number) => (first ? lines.filter((l) => sameness(l) === sameness(lines[i]!)).length : 1);
+  for (let k = indexes.length - 1; k >= 0; k -= 1) {
+    const i = indexes[k]!;
+    const times = repeats(i);
+    const line = `${String(numberAt(i)).padStart(width)} │ ${escapeCode(focusLine(oneLine(lines[i]!), lineMax))}${times > 1 ? ` (×${times})` : ''}`;
+    if (used + line.length + 1 > budget - overhead && kept.length > 0) break;
     kept.unshift(line);
     used += line.length + 1;
   }
@@ -50,6 +116,6 @@ export function logBlock(e: Evidence, budget: number): string {
   const notes: string[] = [];
   if (omitted > 0) notes.push(`${omitted} earlier line${omitted === 1 ? '' : 's'} of the excerpt left out to fit Slack`);
   if (e.truncated) notes.push('the excerpt itself leaves out lines of the log');
-  const note = notes.length > 0 ? `\n_(${notes.join('; ')})_` : '';
+  const note = notes.length > 0 && !first ? `\n_(${notes.join('; ')})_` : '';
   return `${title}\n\`\`\`\n${kept.join('\n')}\n\`\`\`${note}`;
 }

@@ -1,18 +1,25 @@
 /**
  * The root message of a diagnosis thread: "Diagnosing ns/name…" while it runs (with what it is
- * doing), and the one-line verdict once the report is in.
+ * doing), then the verdict: one honest sentence (never ✅ while an error finding exists: a Ready
+ * service with one is "Ready, but unreachable" / "Ready, but failing"), the root cause in words
+ * with its code, the next step, and the buttons people look for (Re-diagnose, the configured
+ * Grafana / Jaeger / Kiali links). The severity emoji is on this message only.
  */
 import type { TargetRef } from '../../core/target-ref.js';
-import type { Report } from '../../findings/types.js';
+import type { FindingCode } from '../../findings/catalog.js';
+import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
-import type { SlackMessage } from '../../slack/slack-message.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
-import { cut, escapeMrkdwn } from './limits.js';
+import { actions, isWebUrl, rediagnoseButton, urlButton, type Button } from './buttons.js';
+import { fitClause } from './fit-text.js';
+import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+import { oneLine } from './render-evidence.js';
 
 const nameOf = (t: TargetRef) => `${t.namespace}/${t.name}`;
 
 export function renderProgress(target: TargetRef, progress: Progress, requestedBy?: string): SlackMessage {
-  const name = nameOf(target);
+  const name = escapeMrkdwn(nameOf(target));
   const text = `Diagnosing ${name}…`;
   const detail =
     progress.phase === 'queued'
@@ -21,26 +28,96 @@ export function renderProgress(target: TargetRef, progress: Progress, requestedB
         ? `running the checks${progress.attempt > 1 ? ` (attempt ${progress.attempt})` : ''}`
         : `the Kubernetes API could not be reached (${escapeMrkdwn(cut(progress.reason, 200))}); retrying in ${Math.ceil(progress.delayMs / 1000)} s`;
   const who = requestedBy ? ` · asked by <@${requestedBy}>` : '';
-  return { text, blocks: [section(`⏳ *Diagnosing ${escapeMrkdwn(name)}…*`), context(`_${detail}${who}_`)] };
+  return { text, blocks: [section(`⏳ *Diagnosing ${name}…*`), context(`_${detail}${who}_`)] };
 }
 
-/** One line: ready, or not ready and why (the root-cause code always named). */
-export function verdictLine(report: Report): string {
-  const name = nameOf(report.target);
-  const first = report.findings[0];
-  const errors = report.findings.filter((f) => f.severity === 'error').length;
+/** Codes that leave a Ready service unreachable from outside (its routes, gateway or probes). */
+const UNREACHABLE: ReadonlySet<FindingCode> = new Set<FindingCode>(['GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING', 'PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'INGRESS_NOT_CONFIGURED']);
+
+export type VerdictKind = 'ready' | 'ready-with-warnings' | 'ready-but-broken' | 'not-ready' | 'unexplained';
+
+export interface Verdict {
+  kind: VerdictKind;
+  icon: string;
+  /** "is not ready", "is Ready, but unreachable", … */
+  phrase: string;
+  /** The finding the sentence is about (the root cause, else the first error), if any. */
+  finding: Finding | null;
+}
+
+/** What the root message says, decided once (the tests check it over every scenario). */
+export function verdictOf(report: Report): Verdict {
+  const firstError = report.findings.find((f) => f.severity === 'error') ?? null;
+  const root = report.rootCause ? (report.findings.find((f) => f.code === report.rootCause) ?? firstError) : firstError;
   if (report.ready) {
-    const warnings = report.findings.filter((f) => f.severity === 'warning').map((f) => f.code);
-    return `✅ ${name} is ready${first ? ` (${first.code})` : ''}${warnings.length ? `, with warnings: ${[...new Set(warnings)].join(', ')}` : ''}`;
+    if (root) {
+      const phrase = UNREACHABLE.has(root.code) ? 'is Ready, but unreachable' : root.code === 'CANARY_UNHEALTHY' ? 'is Ready, but its canary fails' : 'is Ready, but failing';
+      return { kind: 'ready-but-broken', icon: '⚠️', phrase, finding: root };
+    }
+    const warning = report.findings.find((f) => f.severity === 'warning') ?? null;
+    if (warning) return { kind: 'ready-with-warnings', icon: '✅', phrase: 'is ready, with warnings', finding: warning };
+    return { kind: 'ready', icon: '✅', phrase: 'is ready', finding: report.findings[0] ?? null };
   }
-  if (!first || report.rootCause === null) return `❔ ${name} is not ready, and no check found why (${report.findings.map((f) => f.code).join(', ') || 'no findings'})`;
-  const more = errors > 1 ? ` (+${errors - 1} related error${errors - 1 === 1 ? '' : 's'} in the thread)` : '';
-  return `❌ ${name} is not ready: ${report.rootCause} — ${cut(first.title, 300)}${more}`;
+  if (!root) return { kind: 'unexplained', icon: '❔', phrase: 'is not ready, and no check found why', finding: null };
+  return { kind: 'not-ready', icon: '❌', phrase: 'is not ready', finding: root };
+}
+
+/** The sentence as plain text (the notification and the CLI-like summary). */
+export function verdictLine(report: Report): string {
+  const v = verdictOf(report);
+  const name = nameOf(report.target);
+  const f = v.finding;
+  if (v.kind === 'ready') return `✅ ${name} is ready${f ? ` (${f.code})` : ''}`;
+  if (v.kind === 'ready-with-warnings') return `✅ ${name} is ready, with warnings: ${[...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => x.code))].join(', ')}`;
+  if (v.kind === 'unexplained') return `❔ ${name} ${v.phrase} (${report.findings.map((x) => x.code).join(', ') || 'no findings'})`;
+  return `${v.icon} ${name} ${v.phrase}: ${f!.code} — ${cut(f!.title, 300)}`;
+}
+
+/** The configured metrics and trace links of a report (TRACING_LINKS), as URL buttons. */
+export function linkButtons(report: Report): Button[] {
+  const links = report.findings.filter((f) => f.code === 'TRACING_LINKS').flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url && isWebUrl(e.url)));
+  return links.slice(0, 4).map((e, i) => urlButton(e.text ?? e.ref, e.url!, i));
+}
+
+function sentence(report: Report, v: Verdict): string {
+  const name = `*${escapeMrkdwn(nameOf(report.target))}*`;
+  const f = v.finding;
+  if (v.kind === 'ready') {
+    const url = report.findings.find((x) => x.code === 'ISVC_READY')?.evidence.find((e) => e.text?.startsWith('url: '))?.text?.slice(5);
+    return `✅ ${name} is ready${url ? ` at ${escapeMrkdwn(cut(url, 200))}` : ''}.`;
+  }
+  if (v.kind === 'ready-with-warnings') {
+    const codes = [...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => `\`${x.code}\``))].join(', ');
+    return `✅ ${name} is ready, with warnings: ${codes}`;
+  }
+  if (v.kind === 'unexplained') return `❔ ${name} is not ready, and no check found why (${report.findings.map((x) => `\`${x.code}\``).join(', ') || 'no findings'}).`;
+  const title = fitClause(oneLine(f!.title), Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f!.code.length));
+  return `${v.icon} ${name} ${v.phrase}: ${escapeMrkdwn(title.text)} · \`${f!.code}\``;
+}
+
+/** The root message's sentence and next step each fit about three lines (the first reply needs the rest of the screen). */
+const SENTENCE_CHARS = 230;
+const NEXT_CHARS = 230;
+
+/** True when the root message shows the root cause's title or next step shortened (the details reply has them whole). */
+export function verdictShortened(report: Report): boolean {
+  const v = verdictOf(report);
+  const f = v.finding;
+  if (!f || f.severity !== 'error') return false;
+  const titleRoom = Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f.code.length);
+  return fitClause(oneLine(f.title), titleRoom).cut || (f.next !== undefined && fitClause(f.next, NEXT_CHARS).cut);
 }
 
 export function renderVerdict(report: Report): SlackMessage {
-  const line = verdictLine(report);
-  const bold = line.replace(/^(\S+) /, '$1 ');
-  const codeMarked = report.rootCause ? escapeMrkdwn(bold).replace(report.rootCause, `*\`${report.rootCause}\`*`) : escapeMrkdwn(bold);
-  return { text: cut(line, 3000), blocks: [section(cut(codeMarked, 3000))] };
+  const v = verdictOf(report);
+  const blocks: Block[] = [section(cut(sentence(report, v), SLACK_LIMITS.sectionText))];
+  const next = v.finding?.severity === 'error' ? v.finding.next : undefined;
+  if (next) {
+    const shown = fitClause(next, NEXT_CHARS);
+    blocks.push(section(`👉 *Next:* ${escapeMrkdwn(shown.text)}${shown.cut ? ' _(whole in the thread)_' : ''}`));
+  }
+  const buttons = [rediagnoseButton(report.target), ...linkButtons(report)];
+  blocks.push(actions(`verdict:${nameOf(report.target)}`, buttons));
+  const text = `${escapeMrkdwn(verdictLine(report))}${next ? `. Next: ${escapeMrkdwn(next)}` : ''}`;
+  return { text: cut(text, SLACK_LIMITS.fallbackText), blocks };
 }

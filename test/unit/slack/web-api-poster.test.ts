@@ -1,5 +1,5 @@
 import { SlackPostError } from '../../../src/slack/slack-poster.js';
-import { createSlackPoster, createSlackWebClient } from '../../../src/slack/web-api-poster.js';
+import { createPostingClient, createSlackPoster, createSlackWebClient } from '../../../src/slack/web-api-poster.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api.js';
 
 let slack: FakeSlackApi;
@@ -37,5 +37,47 @@ describe('slack poster', () => {
     slack.failChannel('C9', 'not_in_channel');
     await expect(poster().post('C9', { text: 'x', blocks: [] })).rejects.toMatchObject({ code: 'SLACK_NOT_IN_CHANNEL' });
     await expect(poster().post('C9', { text: 'x', blocks: [] })).rejects.toBeInstanceOf(SlackPostError);
+  });
+});
+
+describe('slack poster: retries that never duplicate a post', () => {
+  const poster = () => createSlackPoster(createPostingClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl }), { backoffMs: 10 });
+  const stored = (channel: string) => slack.store.all().filter((m) => m.channel === channel);
+
+  it.each([
+    ['posts, then answers 500', 'after', 'C0AFTER'],
+    ['posts, then drops the connection (a timeout to the bot)', 'drop', 'C0DROP'],
+  ] as const)('Slack %s: the retry finds the post (one message, its ts)', async (_what, mode, channel) => {
+    slack.failPosts(1, mode);
+    const ts = await poster().post(channel, { text: 'root', blocks: [] });
+    expect(stored(channel).map((m) => m.ts)).toEqual([ts]);
+  });
+
+  it('finds a reply in its thread after a 500 that posted it', async () => {
+    const root = await poster().post('C0THREAD', { text: 'root', blocks: [] });
+    slack.failPosts(1, 'after');
+    const ts = await poster().post('C0THREAD', { text: 'reply', blocks: [] }, root);
+    expect(stored('C0THREAD').filter((m) => m.threadTs === root).map((m) => m.ts)).toEqual([ts]);
+  });
+
+  it('posts again after a 500 that did not post', async () => {
+    slack.failPosts(2, 'before');
+    const ts = await poster().post('C0BEFORE', { text: 'x', blocks: [] });
+    expect(stored('C0BEFORE').map((m) => m.ts)).toEqual([ts]);
+    expect(slack.calls.filter((c) => c.method === 'chat.postMessage').map((c) => c.status)).toEqual([500, 500, 200]);
+  });
+
+  it('waits out 429s for Retry-After, then posts once', async () => {
+    slack.rateLimitNext(2, 1, 'chat.postMessage');
+    await poster().post('C0LIMIT', { text: 'x', blocks: [] });
+    expect(stored('C0LIMIT')).toHaveLength(1);
+    expect(slack.calls.filter((c) => c.method === 'chat.postMessage').map((c) => c.status)).toEqual([429, 429, 200]);
+  });
+
+  it('retries an update after a 500', async () => {
+    const ts = await poster().post('C0UPD', { text: 'Diagnosing…', blocks: [] });
+    slack.rateLimitNext(1, 1, 'chat.update');
+    await poster().update('C0UPD', ts, { text: '❌ done', blocks: [] });
+    expect(stored('C0UPD')[0]!.text).toBe('❌ done');
   });
 });

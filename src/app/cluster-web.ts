@@ -1,0 +1,121 @@
+/**
+ * The multi-cluster web process (`serve --role web` with `clusters:` in the config): it talks to
+ * Slack only and holds no cluster credentials. Per cluster it has that cluster's queue producer,
+ * mutes and notifiers (messages name the cluster); commands are routed by src/commands/route-cluster,
+ * clicks go to the proposal's cluster agent as jobs. It never diagnoses, plans or applies.
+ */
+import { createBotMetrics } from '../bot/metrics.js';
+import { healthRoutes } from '../bot/health-routes.js';
+import { clusterNamedPoster } from '../clusters/cluster-named-poster.js';
+import { clusterRoutes, type ClusterPart } from '../clusters/cluster-routes.js';
+import type { CommandDeps } from '../commands/command.js';
+import { alertsConfigured, type AppConfig } from '../config.js';
+import { createLogger } from '../core/logger.js';
+import { renderNoAgent } from '../notify/slack-command-replies.js';
+import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
+import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
+import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { clusterQueuePrefix } from '../queue/queue-prefix.js';
+import type { Click } from '../remediation/decide-proposal.js';
+import { PROPOSAL_ID } from '../remediation/proposal.js';
+import { ProposalStore } from '../remediation/proposal-store.js';
+import { renderRefusal } from '../render/slack/render-proposal.js';
+import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
+import { startMetricsServer } from './metrics-server.js';
+import type { RunningServe, ServeOptions } from './serve.js';
+import { createSlackSide } from './slack-side.js';
+import { startWeb } from './web.js';
+
+/** A cluster agent's view of the config: its cluster's alerts channel. */
+export function agentConfig(config: AppConfig, cluster: string): AppConfig {
+  const c = config.clusters?.[cluster];
+  if (!c?.alertsChannel) return config;
+  return { ...config, alerts: { ...config.alerts, channel: c.alertsChannel } };
+}
+
+export async function startClusterWeb(options: ServeOptions): Promise<RunningServe> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const metrics = createBotMetrics();
+  const slack = createSlackSide(config, metrics, logger);
+  const base = options.queuePrefix ?? 'bull';
+  const parts = new Map<string, ClusterPart & { proposals: ProposalStore; incidents: RunningIncidents }>();
+  for (const name of Object.keys(config.clusters!)) {
+    const prefix = clusterQueuePrefix(base, name);
+    const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
+    const named = clusterNamedPoster(slack.poster, name);
+    const keyPrefix = `${prefix}:${config.queue.name}`;
+    const incidents = startIncidents({
+      config: agentConfig(config, name),
+      runWorker: false,
+      runWatcher: false,
+      kubeConfig: null,
+      connection: queue.connection,
+      prefix,
+      notify: slackIncidentNotifier(named),
+      diagnose: () => Promise.reject(new Error('the web process does not diagnose')),
+      logger,
+    });
+    const mutes = config.clusters![name]!.alertsChannel || alertsConfigured(config) ? incidents.mutes : undefined;
+    parts.set(name, { diagnoses: { queue, notify: slackDiagnosisNotifier(named) }, queue, ...(mutes ? { mutes } : {}), keyPrefix, proposals: new ProposalStore(queue.connection, keyPrefix), incidents });
+  }
+  const routes = clusterRoutes(config, parts);
+  const first = [...parts.values()][0]!;
+  const commands: CommandDeps = { config, diagnoses: first.diagnoses, queue: first.queue, metrics, logger, clusters: routes };
+
+  /** A click goes to the cluster whose store holds the proposal, when an agent of it is live. */
+  const clicks = async (decision: 'approve' | 'reject', click: Click): Promise<void> => {
+    const found = PROPOSAL_ID.test(click.proposalId) ? await findProposalCluster(parts, click.proposalId) : null;
+    if (!found) {
+      await slack.poster.ephemeral(click.channel, click.user, renderRefusal('PROPOSAL_NOT_FOUND', 'this proposal is unknown or too old'));
+      return;
+    }
+    const health = await routes.health(found);
+    if (!health.live) {
+      await slack.poster.ephemeral(click.channel, click.user, renderNoAgent(found, health.lastSeenAt));
+      return;
+    }
+    await parts.get(found)!.queue.addForwarded({ kind: 'click', decision, click, ...(click.requestId ? { requestId: click.requestId } : {}) });
+  };
+
+  const closers: Array<() => Promise<unknown>> = [];
+  const closeQueues = async () => {
+    for (const p of parts.values()) {
+      await p.incidents.close().catch(() => undefined);
+      await p.queue.close();
+    }
+  };
+  try {
+    // the web process' request inbox is its own (hash-tagged: one slot on Redis Cluster)
+    const web = await startWeb(config, [], { commands, poster: slack.poster, clicks, logger }, { inboxKeyPrefix: `${clusterQueuePrefix(base, null, true)}:${config.queue.name}` });
+    closers.push(web.stop);
+    const ops = await startMetricsServer(healthRoutes({ pingRedis: () => first.queue.ping(), kubeConfig: null, metrics }), config.metricsPort);
+    closers.push(ops.close);
+    const port = web.port || ops.port;
+    logger.info(`isvc-doctor serve: role web (clusters ${routes.names.join(', ')}), ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${ops.port}, no cluster credentials`);
+    return {
+      port,
+      url: `http://127.0.0.1:${port}`,
+      metricsPort: ops.port,
+      metricsUrl: `http://127.0.0.1:${ops.port}`,
+      queue: first.queue,
+      worker: null,
+      app: web.app,
+      metrics,
+      incidents: first.incidents,
+      close: async () => {
+        for (const c of closers.reverse()) await c().catch(() => undefined);
+        await closeQueues();
+      },
+    };
+  } catch (error) {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+    await closeQueues();
+    throw error;
+  }
+}
+
+async function findProposalCluster(parts: ReadonlyMap<string, { proposals: ProposalStore }>, id: string): Promise<string | null> {
+  const hits = await Promise.all([...parts].map(async ([name, p]) => ((await p.proposals.get(id)) ? name : null)));
+  return hits.find((h) => h !== null) ?? null;
+}

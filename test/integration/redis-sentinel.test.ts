@@ -1,0 +1,55 @@
+/**
+ * The bot on Redis Sentinel (a master, a replica, a sentinel, started here on loopback ports) through
+ * a redis-sentinel:// address: a diagnosis queued by the web role while no worker runs survives the
+ * master being SIGKILLed; after the sentinel promotes the replica the worker runs it (no job lost) and
+ * new commands work as before.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import type { RunningServe } from '../../src/app/serve.js';
+import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from '../e2e/slack-harness.js';
+import { startRedisSentinel, type RedisSentinelHandle } from '../support/redis-topologies.js';
+import { postSignedCommand } from '../support/slack-signing.js';
+import { until } from '../support/until.js';
+
+let redis: RedisSentinelHandle;
+let h: BotHarness;
+
+beforeAll(async () => {
+  redis = await startRedisSentinel();
+  h = await startBotHarness({ scenario: 'storage-uri-not-found', role: 'web', redisUrl: redis.url });
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  await redis?.stop();
+});
+
+const roots = (channel: string) => h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && !c.body.thread_ts);
+const reported = (channel: string) => h.slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel && c.body.thread_ts && textOf(c.body).includes('STORAGE_URI_NOT_FOUND'));
+
+describe('Redis Sentinel failover', () => {
+  let worker: RunningServe;
+
+  it('keeps a job queued before the master dies and runs it after the failover', async () => {
+    const oldMaster = await redis.masterPort();
+    expect(oldMaster).toBe(redis.master.port);
+    await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SEN1' });
+    await h.slack.waitFor(() => roots('C0SEN1').length > 0);
+    // the job is on the master; make sure the replica has it before the master goes (asynchronous replication)
+    const m = new Redis(redis.master.port, '127.0.0.1');
+    expect(await m.call('WAIT', '1', '5000')).toBe(1);
+    m.disconnect();
+    await redis.master.kill();
+    await until(async () => (await redis.masterPort()) === redis.replica.port, 'the sentinel to promote the replica', 30_000, 100);
+    worker = await h.startAnother('worker');
+    await h.slack.waitFor(() => reported('C0SEN1'), 30_000);
+    expect(reported('C0SEN1')).toBe(true);
+  }, 90_000);
+
+  it('answers new commands after the failover', async () => {
+    await until(async () => h.bot.queue.ping().then(() => true, () => false), 'the web process to reach the new master', 30_000, 100);
+    await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SEN2' });
+    await h.slack.waitFor(() => reported('C0SEN2'), 30_000);
+    expect(worker.worker).not.toBeNull();
+  }, 60_000);
+});
