@@ -85,6 +85,7 @@ async function measureUnit(ctx: BenchContext, runbook: Runbook, latencyMs: numbe
     mkdirSync(cacheDir, { recursive: true });
     const { env, flags } = kubectlEnv(sim.kubeconfig, cacheDir);
     await timedRun(kubectlPath(), ['api-resources', ...flags], env); // a person's discovery cache is warm
+    if (parts.cli) await cliDiagnosis(sim, runbook.target); // and so is the CLI's (its discovery hint file), the same way
     const slack = await ctx.slack();
     if (parts.bot) {
       bot = await startServeProcess(ctx, { kubeconfig: sim.kubeconfig });

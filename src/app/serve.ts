@@ -158,6 +158,8 @@ function checkRole(options: ServeOptions, role: ServeRole): void {
     if (role === 'agent') throw new ConfigError('--role agent: needs clusters: in the config (docs/multi-cluster.md)');
     return;
   }
+  const slack = options.config.slack;
+  if (role === 'web' && !slack.socketMode && !slack.signingSecret) throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   if (role !== 'web' && role !== 'agent') throw new ConfigError(`--role ${role}: with clusters: in the config, run --role web (Slack) and one --role agent --cluster NAME per cluster`);
   if (role === 'agent') {
     if (!options.cluster) throw new ConfigError(`--role agent: needs --cluster NAME (one of ${Object.keys(clusters).join(', ')})`);
