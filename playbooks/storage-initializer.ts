@@ -8,7 +8,7 @@
  *
  * With failed pods, the finding offers restart-pods (for after the cause is fixed).
  *
- * RBAC: list pods, get pods/log, list events.
+ * RBAC: list pods, get pods/log, list events (get configmaps/inferenceservice-config: the S3 key names).
  * Its log is matched against the signature catalog (`storage-initializer` entries), including
  * misleading messages (KServe before 0.8 reports a missing pvc:// path as an unknown storage type).
  *
@@ -23,6 +23,7 @@ import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { lastWord, signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { serviceNextStepContext } from '../src/diagnosis/service-next-step-context.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
@@ -74,8 +75,10 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
   const text = log.text ?? (evidence !== log.evidence ? failure.terminationMessage ?? '' : '');
   const source: LineSource = { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }), lines: splitLogLines(text) };
-  const causes = causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }).map((f) =>
-    f.code === 'STORAGE_INIT_FAILED' ? withIstioCni(ctx, pod, f) : f,
+  const causes = await Promise.all(
+    causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }).map((f) =>
+      f.code === 'STORAGE_INIT_FAILED' ? withIstioCni(ctx, pod, f) : f.code === 'STORAGE_ACCESS_DENIED' ? withS3Injection(ctx, pod, f, storageUriOf(ctx, pod, component)) : f,
+    ),
   );
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
   const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
@@ -98,6 +101,43 @@ async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: Container
     }),
     ...causes.filter((f) => f.code !== 'STORAGE_INIT_FAILED').map((f) => ({ ...f, remediation: restart })),
   ];
+}
+
+/** Where KServe / KFServing installs its controller and the inferenceservice-config ConfigMap. */
+const CONTROLLER_NAMESPACES = ['kserve', 'kfserving-system', 'kubeflow'];
+
+/**
+ * An s3:// download whose storage-initializer got no AWS_* / S3_* variables: nothing was injected
+ * from the service account's secrets (a secret whose data keys are not the names inferenceservice-config
+ * expects, e.g. the pre-0.4 awsAccessKeyID, is skipped without a word). Said with the key names the
+ * install expects.
+ */
+async function withS3Injection(ctx: DiagnosisContext, pod: V1Pod, f: Finding, storageUri: string | undefined): Promise<Finding> {
+  if (!storageUri?.startsWith('s3://')) return f;
+  const init = pod.spec?.initContainers?.find((c) => c.name === STORAGE_INITIALIZER);
+  const env = (init?.env ?? []).map((e) => e.name);
+  if (env.some((n) => /ACCESS_KEY|S3_ENDPOINT|AWS_ENDPOINT_URL/.test(n)) || (init?.envFrom ?? []).length > 0) return f;
+  const account = pod.spec?.serviceAccountName ?? 'default';
+  const configs = await Promise.all(CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)));
+  const config = configs.find((c) => c?.data?.credentials);
+  let keys = { id: 'AWS_ACCESS_KEY_ID', secret: 'AWS_SECRET_ACCESS_KEY' };
+  try {
+    const s3 = (JSON.parse(config?.data?.credentials ?? '{}') as { s3?: { s3AccessKeyIDName?: string; s3SecretAccessKeyName?: string } }).s3;
+    keys = { id: s3?.s3AccessKeyIDName ?? keys.id, secret: s3?.s3SecretAccessKeyName ?? keys.secret };
+  } catch {
+    // an unreadable credentials entry: the release's defaults
+  }
+  const ns = ctx.target.namespace;
+  const subject = refOf('Pod', ns, pod.metadata?.name ?? '?');
+  return {
+    ...f,
+    evidence: [
+      { kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: `storage-initializer env: ${env.join(', ') || 'none'}: no ${keys.id}, ${keys.secret} or S3_ENDPOINT was injected from service account ${account}` },
+      ...(config ? [{ kind: 'field' as const, ref: refOf('ConfigMap', config.metadata?.namespace ?? '?', 'inferenceservice-config'), text: `credentials.s3: the secret's data keys must be ${keys.id} and ${keys.secret}` }] : []),
+      ...f.evidence,
+    ],
+    next: `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl get secret <name> -n ${ns} -o jsonpath='{.data}': the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (serving.kserve.io/s3-endpoint, or serving.kubeflow.org/s3-endpoint); rename the keys, or set ${serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(f.component, 'serviceAccountName')} to the service account that carries such a secret; then delete the pod so the storage-initializer gets them`,
+  };
 }
 
 /**

@@ -23,15 +23,18 @@ import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js
 import { containsSecret, measureLeaks, PLACES, type LeakResult } from '../fixtures/secrets/measure-leaks.mjs';
 import { buildSample, SECRET_SAMPLES, type BuiltSample } from '../fixtures/secrets/secret-corpus.mjs';
 import { CONTAINER, placeIn, POD, storageInitializerOutput, TARGET, warningEvent, writeSecretsSnapshot } from '../fixtures/secrets/secrets-snapshot.mjs';
+import { postSignedClick, proposalIdOf } from '../e2e/remediation-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { ensureFreshDist } from '../support/fresh-dist.js';
 import { runCliMain } from '../support/run-cli.mjs';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
+import { until } from '../support/until.js';
 
 const SIGNING_SECRET = `reliability-secrets-${randomUUID()}`;
 const BOT_TOKEN = 'xoxb-reliability-secrets';
 const QUEUE = `rel-secrets-${randomUUID().slice(0, 8)}`;
+const APPROVER = 'U0SECAPPROVER';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-rel-secrets-'));
 let slack: FakeSlackApi;
@@ -52,7 +55,7 @@ beforeAll(async () => {
   const kubeconfig = path.join(dir, 'kubeconfig');
   await writeKubeconfigFile(kubeconfig, sim.url);
   const configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, stringify({ namespaces: [TARGET.namespace], queue: { name: QUEUE, concurrency: 2, attempts: 2, backoffMs: 50 } }));
+  writeFileSync(configFile, stringify({ namespaces: [TARGET.namespace], approvers: [APPROVER], queue: { name: QUEUE, concurrency: 2, attempts: 2, backoffMs: 50 } }));
   bot = await startBotProcess({
     configFile,
     env: { SLACK_API_URL: slack.apiUrl, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, REDIS_URL: testRedisUrl(), KUBECONFIG: kubeconfig, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'debug' },
@@ -137,6 +140,13 @@ describe('secrets: 0 leaked across CLI, Slack, bot logs, audit and Events', () =
       }
     }
 
+    // an approved remediation, so that the bot writes audit entries and an Event on the service (with the last sample in place)
+    const offer = slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
+    expect(offer).toBeDefined();
+    const channel = String(offer!.body.channel);
+    expect(await postSignedClick(`${bot.url}/slack/events`, SIGNING_SECRET, { actionId: 'remediation.approve', value: proposalIdOf(offer!), user: APPROVER, channel })).toBe(200);
+    await until(async () => (await auditAndEvents()).events.length > 0, 'an Event written by the bot', 60_000);
+
     const logText = botLog.join('\n');
     const { audit, events } = await auditAndEvents();
     const auditText = audit.join('\n');
@@ -165,5 +175,7 @@ describe('secrets: 0 leaked across CLI, Slack, bot logs, audit and Events', () =
     expect(cli.filter((r) => !r.shown).map((r) => `${r.sample} in ${r.place}`)).toEqual([]);
     expect(shownInSlack).toBeGreaterThanOrEqual(SECRET_SAMPLES.length);
     expect(botLog.length).toBeGreaterThan(0);
+    expect(events.length).toBeGreaterThan(0);
+    expect(audit.length).toBeGreaterThan(0);
   }, 900_000);
 });
