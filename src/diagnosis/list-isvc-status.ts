@@ -21,7 +21,12 @@ export interface IsvcStatus {
   reason?: string;
   url?: string;
   apiVersion: string;
+  /** When its Ready condition last changed (ms since the epoch): how long it has been ready or not. */
+  since?: number;
 }
+
+/** A status list; `forbidden`: the API versions whose list the bot was refused (403), to say so rather than "none". */
+export type IsvcStatusList = IsvcStatus[] & { forbidden?: string[] };
 
 export interface ListIsvcStatusOptions {
   /** Items per page (default 250). */
@@ -31,9 +36,10 @@ export interface ListIsvcStatusOptions {
 const PAGE_SIZE = 250;
 
 /** The InferenceServices of `namespace` (null: every namespace), ordered as the API lists them. */
-export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatus[]> {
+export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatusList> {
   const { custom } = makeKubeClients(kubeConfig);
   const where = namespace ?? 'any namespace';
+  const forbidden: string[] = [];
   const lists = await Promise.all(
     INFERENCE_SERVICE_VERSIONS.map(async (r) => {
       try {
@@ -41,6 +47,7 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
         return parseItems(inferenceServiceSchema, items).map((o) => ({ o, apiVersion: `${r.group}/${r.version}` }));
       } catch (error) {
         const status = statusOf(error);
+        if (status === 403) forbidden.push(`${r.group}/${r.version}`);
         if (status === 404 || status === 403) return [];
         if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(`list inferenceservices in ${where}`, requestLimitsOf(kubeConfig)?.timeoutMs ?? 0);
         throw new ClusterUnreachableError(`cannot list inferenceservices in ${where}${status ? ` (HTTP ${status})` : ''}`, status);
@@ -48,7 +55,8 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
     }),
   );
   const seen = new Set<string>();
-  const out: IsvcStatus[] = [];
+  const out: IsvcStatusList = [];
+  if (forbidden.length > 0) out.forbidden = forbidden;
   for (const { o, apiVersion } of lists.flat()) {
     const ns = o.metadata.namespace ?? namespace ?? 'default';
     if (seen.has(`${ns}/${o.metadata.name}`)) continue;
@@ -62,6 +70,7 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
       apiVersion,
       ...(ready && ready.status !== 'True' ? { reason: [ready.reason, ready.message].filter(Boolean).join(': ') } : {}),
       ...(url ? { url } : {}),
+      ...(ready?.lastTransitionTime && Number.isFinite(Date.parse(ready.lastTransitionTime)) ? { since: Date.parse(ready.lastTransitionTime) } : {}),
     });
   }
   return out;
