@@ -9,14 +9,14 @@ const nameOf = (t: TargetRef) => `${t.namespace}/${t.name}`;
 
 export function renderRolloutStarted(target: TargetRef, user: string): SlackMessage {
   const who = nameOf(target);
-  return { text: `Rollout of ${who} (requested by <@${user}>)`, blocks: [section(`🚦 Rollout of *${escapeMrkdwn(who)}* (requested by <@${user}>)`)] };
+  return { text: `Rollout of ${escapeMrkdwn(who)} (requested by <@${user}>)`, blocks: [section(`🚦 Rollout of *${escapeMrkdwn(who)}* (requested by <@${user}>)`)] };
 }
 
 /** `lines`: the spec's canaryTrafficPercent first, then the revisions in status. */
 export function renderTrafficSplit(target: TargetRef, apiVersion: string, lines: string[]): SlackMessage {
   const who = nameOf(target);
   const bullets = lines.map((l) => `• ${escapeMrkdwn(l)}`);
-  return { text: `TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`, blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)] };
+  return { text: escapeMrkdwn(`TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`), blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)] };
 }
 
 export function renderRolloutUnreadable(target: TargetRef, code: string): SlackMessage {
