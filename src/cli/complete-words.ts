@@ -11,6 +11,7 @@ import { usageSpec } from './usage-spec.js';
 
 /** Cobra's ShellCompDirective bits. */
 const DIRECTIVE = { default: 0, error: 1, noFileComp: 4, filterDirs: 16 } as const;
+/** How long a completion waits for the cluster (loading the modules is not counted: a cold start on a busy machine is not an unresponsive cluster). */
 const DEADLINE_MS = 3000;
 
 type Candidate = readonly [value: string, description?: string];
@@ -61,7 +62,7 @@ async function complete(before: string[], current: string): Promise<Completion> 
   const positional = usageSpec(command.usage).positionals[positionalsIn(rest, flags)];
   if (positional === undefined) return none();
   if (positional.includes('|')) return words(positional.split('|').map((v) => [v]));
-  if (positional === 'NAME') return words((await withDeadline(serviceNames(flagValues(rest, flags)))).map((n) => [n]));
+  if (positional === 'NAME') return words((await serviceNames(flagValues(rest, flags))).map((n) => [n]));
   return none();
 }
 
@@ -107,7 +108,7 @@ async function completeValue(placeholder: string, given: Map<string, string>): P
   if (placeholder === 'DIR') return { candidates: [], directive: DIRECTIVE.filterDirs };
   if (placeholder === 'FILE') return { candidates: [], directive: DIRECTIVE.default };
   if (placeholder === 'CTX') return words((await contextsOf(given.get('--kubeconfig'))).map((c) => [c.name, c.namespace ? `namespace ${c.namespace}` : undefined] as const));
-  if (placeholder === 'NAMESPACE') return words((await withDeadline(namespaceNames(given))).map((n) => [n]));
+  if (placeholder === 'NAMESPACE') return words((await namespaceNames(given)).map((n) => [n]));
   return none();
 }
 
@@ -128,7 +129,8 @@ async function kubeConfigOf(given: Map<string, string>) {
 async function namespaceNames(given: Map<string, string>): Promise<string[]> {
   if (given.has('--snapshot')) return [...new Set((await snapshotServices(given.get('--snapshot')!)).map((o) => o.namespace))];
   const { CoreV1Api } = await import('@kubernetes/client-node');
-  const list = await (await kubeConfigOf(given)).makeApiClient(CoreV1Api).listNamespace();
+  const api = (await kubeConfigOf(given)).makeApiClient(CoreV1Api);
+  const list = await withDeadline(api.listNamespace());
   return list.items.flatMap((n) => (n.metadata?.name ? [n.metadata.name] : []));
 }
 
@@ -141,7 +143,7 @@ async function serviceNames(given: Map<string, string>): Promise<string[]> {
   const kubeconfig = given.get('--kubeconfig');
   const context = given.get('--context');
   const cluster = await openCluster({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}) });
-  return (await listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace)).map((s) => s.name);
+  return (await withDeadline(listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace))).map((s) => s.name);
 }
 
 async function snapshotServices(dir: string): Promise<Array<{ namespace: string; name: string }>> {

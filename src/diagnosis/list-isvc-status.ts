@@ -21,7 +21,12 @@ export interface IsvcStatus {
   reason?: string;
   url?: string;
   apiVersion: string;
+  /** When its Ready condition last changed (ms since the epoch): how long it has been ready or not. */
+  since?: number;
 }
+
+/** A status list; `forbidden`: the API versions whose list the bot was refused (403), to say so rather than "none". */
+export type IsvcStatusList = IsvcStatus[] & { forbidden?: string[] };
 
 export interface ListIsvcStatusOptions {
   /** Items per page (default 250). */
@@ -31,9 +36,10 @@ export interface ListIsvcStatusOptions {
 const PAGE_SIZE = 250;
 
 /** The InferenceServices of `namespace` (null: every namespace), ordered as the API lists them. */
-export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatus[]> {
+export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatusList> {
   const clients = makeKubeClients(kubeConfig);
   const where = namespace ?? 'any namespace';
+  const forbidden: string[] = [];
   // only the versions the cluster serves (discovery, remembered per process); all of them when unknown
   const versions = await new ClusterReader(clients).inferenceServiceVersions().catch(() => [...INFERENCE_SERVICE_VERSIONS]);
   const lists = await Promise.all(
@@ -42,6 +48,7 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
         return await listRows(clients.custom, r, namespace, options.pageSize ?? PAGE_SIZE);
       } catch (error) {
         const status = statusOf(error);
+        if (status === 403) forbidden.push(`${r.group}/${r.version}`);
         if (status === 404 || status === 403) return [];
         if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(`list inferenceservices in ${where}`, requestLimitsOf(kubeConfig)?.timeoutMs ?? 0);
         throw new ClusterUnreachableError(`cannot list inferenceservices in ${where}${status ? ` (HTTP ${status})` : ''}`, status);
@@ -49,7 +56,8 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
     }),
   );
   const seen = new Set<string>();
-  const out: IsvcStatus[] = [];
+  const out: IsvcStatusList = [];
+  if (forbidden.length > 0) out.forbidden = forbidden;
   for (const row of lists.flat()) {
     const key = `${row.namespace}/${row.name}`;
     if (seen.has(key)) continue;
@@ -89,5 +97,6 @@ function rowOf(o: InferenceServiceObject, namespace: string | null, apiVersion: 
     apiVersion,
     ...(ready && ready.status !== 'True' ? { reason: [ready.reason, ready.message].filter(Boolean).join(': ') } : {}),
     ...(url ? { url } : {}),
+    ...(ready?.lastTransitionTime && Number.isFinite(Date.parse(ready.lastTransitionTime)) ? { since: Date.parse(ready.lastTransitionTime) } : {}),
   };
 }

@@ -49,7 +49,7 @@ describe('__complete', () => {
   it('completes the choices of a flag and of a positional', async () => {
     expect((await complete('diagnose', 'x', '-o', '')).values).toEqual(['text', 'json', 'yaml']);
     expect((await complete('status', '--output', 'y')).values).toEqual(['yaml']);
-    expect((await complete('serve', '--role', '')).values).toEqual(['all', 'web', 'worker', 'watcher']);
+    expect((await complete('serve', '--role', '')).values).toEqual(['all', 'web', 'worker', 'watcher', 'agent']);
     expect((await complete('completion', '')).values).toEqual(['bash', 'zsh']);
     expect((await complete('completion', 'bash', '')).values).toEqual([]);
   });

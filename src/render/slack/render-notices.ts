@@ -56,8 +56,15 @@ export function renderClusterUnreachable(target: TargetRef, reason: string, atte
   };
 }
 
-export function renderJobFailed(target: TargetRef, code: string): SlackMessage {
-  const text = escapeMrkdwn(`The diagnosis of ${target.namespace}/${target.name} failed (${code}). The bot's logs say more; try again.`);
+export function renderJobFailed(target: TargetRef, code: string, command = 'diagnose'): SlackMessage {
+  const what = command === 'diagnose' ? 'The diagnosis' : `\`/isvc ${command}\``;
+  const text = `${what} of ${escapeMrkdwn(`${target.namespace}/${target.name} failed (${code})`)}. The bot's logs say more; try again.`;
+  return { text, blocks: [section(`⚠️ ${text}`)] };
+}
+
+/** A command that failed about no one InferenceService (`/isvc status`): which, where, its code. */
+export function renderCommandFailed(command: string, code: string, namespace?: string): SlackMessage {
+  const text = `\`/isvc ${escapeMrkdwn(command)}\`${namespace ? ` in ${escapeMrkdwn(namespace)}` : ''} failed (${escapeMrkdwn(code)}). The bot's logs say more; try again.`;
   return { text, blocks: [section(`⚠️ ${text}`)] };
 }
 

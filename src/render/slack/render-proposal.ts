@@ -135,6 +135,8 @@ export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSe
   let text: string;
   if (outcome.kind === 'fixed') text = `✅ Verified: ${who} is Ready after ${p.action} (ISVC_READY, checked after ${waitedSeconds}s).`;
   else if (outcome.kind === 'same') text = `❌ Not fixed yet: ${who} is still not ready, root cause still ${outcome.report.rootCause ?? 'unknown'} after ${waitedSeconds}s.`;
+  // a rollout's proposal is for no finding (findingCode null): its root cause is not "new"
+  else if (outcome.kind === 'new-root-cause' && p.findingCode === null) text = `❌ ${who} is not ready after ${p.action}: root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
   else if (outcome.kind === 'new-root-cause') text = `⚠️ ${who} is still not ready after ${p.action}: new root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
   else text = `❔ Could not verify ${who}: ${outcome.reason}.`;
   const safe = escapeMrkdwn(cut(text, 2900));

@@ -5,6 +5,7 @@
  * Approve label, "unready since" as a date token, Mute 1h, recoveries in the order they happened).
  */
 import { USAGE } from '../../../src/commands/index.js';
+import { renderCommandReply } from '../../../src/notify/slack-command-replies.js';
 import { newIncident, newMember, recover, type Member } from '../../../src/incidents/incident-model.js';
 import type { Proposal } from '../../../src/remediation/proposal.js';
 import { renderHelp, renderJobFailed, renderStatus, renderUsageError } from '../../../src/render/slack/index.js';
@@ -118,5 +119,38 @@ describe('answers to the asker', () => {
       { namespace: 'default', name: 'b', ready: false, reason: 'RevisionMissing', apiVersion: 'serving.kserve.io/v1beta1' },
     ]));
     expectGolden('job-failed', renderJobFailed({ namespace: 'default', name: 'a' }, 'INTERNAL'));
+  });
+
+  it('status rows say how long each has been ready or not, as date tokens', () => {
+    const m = renderStatus('default', [{ namespace: 'default', name: 'b', ready: false, reason: 'RevisionMissing', apiVersion: 'serving.kserve.io/v1beta1', since: T0 }], { now: T0 + 3_600_000 });
+    expect(json(m.blocks)).toContain(`not ready since <!date^${T0 / 1000}^{ago}|1h ago>`);
+  });
+
+  it('a namespace the bot may not list says so, not "No InferenceServices"', () => {
+    const m = renderStatus('team-secret', [], { forbidden: true });
+    expect(m.text).toContain('may not list InferenceServices in team-secret (403 Forbidden)');
+    expect(m.text).not.toContain('No InferenceServices');
+  });
+
+  it('a failed status job names the command and the namespace, never "-/-"', () => {
+    const m = renderCommandReply({ kind: 'failed', target: null, code: 'QUEUE_TIMEOUT', command: 'status', namespace: 'default' });
+    expect(m.text).toBe('`/isvc status` in default failed (QUEUE_TIMEOUT). The bot\'s logs say more; try again.');
+    expect(json(m)).not.toContain('-/-');
+  });
+});
+
+describe('a name that does not exist', () => {
+  it('offers "Diagnose NAME" for the close names that do', async () => {
+    const { renderVerdict } = await import('../../../src/render/slack/index.js');
+    const v = renderVerdict({
+      target: { namespace: 'default', name: 'sklearn-irsi', apiVersion: null },
+      ready: false,
+      rootCause: 'ISVC_NOT_FOUND',
+      findings: [{ code: 'ISVC_NOT_FOUND', severity: 'error', subject: 'InferenceService default/sklearn-irsi', title: 'No InferenceService "sklearn-irsi" in namespace default (did you mean sklearn-iris?)', evidence: [{ kind: 'field', ref: 'Namespace default', text: 'close names that exist: sklearn-iris, sklearn-iris-v2' }], remediation: null, next: 'kubectl get inferenceservices -n default' }],
+      stats: { durationMs: 1, apiRequests: 2 },
+    });
+    const buttons = v.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
+    expect(buttons.map((b) => [(b.text as { text: string }).text, b.value])).toEqual([['Diagnose sklearn-iris', 'default/sklearn-iris'], ['Diagnose sklearn-iris-v2', 'default/sklearn-iris-v2']]);
+    expectGolden('isvc-not-found-verdict', v);
   });
 });
