@@ -11,7 +11,6 @@ import { usageSpec } from './usage-spec.js';
 
 /** Cobra's ShellCompDirective bits. */
 const DIRECTIVE = { default: 0, error: 1, noFileComp: 4, filterDirs: 16 } as const;
-const DEADLINE_MS = 3000;
 
 type Candidate = readonly [value: string, description?: string];
 
@@ -61,7 +60,7 @@ async function complete(before: string[], current: string): Promise<Completion> 
   const positional = usageSpec(command.usage).positionals[positionalsIn(rest, flags)];
   if (positional === undefined) return none();
   if (positional.includes('|')) return words(positional.split('|').map((v) => [v]));
-  if (positional === 'NAME') return words((await withDeadline(serviceNames(flagValues(rest, flags)))).map((n) => [n]));
+  if (positional === 'NAME') return words((await withDeadline(() => serviceNames(flagValues(rest, flags)), loadClusterCode, flagValues(rest, flags))).map((n) => [n]));
   return none();
 }
 
@@ -107,7 +106,7 @@ async function completeValue(placeholder: string, given: Map<string, string>): P
   if (placeholder === 'DIR') return { candidates: [], directive: DIRECTIVE.filterDirs };
   if (placeholder === 'FILE') return { candidates: [], directive: DIRECTIVE.default };
   if (placeholder === 'CTX') return words((await contextsOf(given.get('--kubeconfig'))).map((c) => [c.name, c.namespace ? `namespace ${c.namespace}` : undefined] as const));
-  if (placeholder === 'NAMESPACE') return words((await withDeadline(namespaceNames(given))).map((n) => [n]));
+  if (placeholder === 'NAMESPACE') return words((await withDeadline(() => namespaceNames(given), loadClusterCode, given)).map((n) => [n]));
   return none();
 }
 
@@ -150,7 +149,21 @@ async function snapshotServices(dir: string): Promise<Array<{ namespace: string;
   return objects.filter((o) => o.kind === 'InferenceService' && o.metadata?.name).map((o) => ({ namespace: o.metadata!.namespace ?? 'default', name: o.metadata!.name! }));
 }
 
-function withDeadline<T>(p: Promise<T>): Promise<T> {
+/** The code a cluster lookup runs, loaded before the deadline starts: the deadline is for a cluster that does not answer, not for a loaded machine reading modules. */
+async function loadClusterCode(): Promise<void> {
+  // one after another: modules that share imports, loaded at once, can race in some loaders (Jest's ESM)
+  await import('@kubernetes/client-node');
+  await import('../kube/client.js');
+  await import('../kube/request-limits.js');
+  await import('./cluster-source.js');
+  await import('../diagnosis/list-isvc-status.js');
+}
+
+async function withDeadline<T>(start: () => Promise<T>, load: () => Promise<void>, given: Map<string, string>): Promise<T> {
+  if (given.has('--snapshot')) return start(); // local files: no cluster to wait for
+  await load();
+  const { completionTimeoutMs } = await import('../config.js');
+  const DEADLINE_MS = completionTimeoutMs();
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), DEADLINE_MS)))]).finally(() => clearTimeout(timer));
+  return Promise.race([start(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), DEADLINE_MS)))]).finally(() => clearTimeout(timer));
 }
