@@ -13,8 +13,13 @@ import { startListening, type ListeningProcess } from './listening-process.js';
 export const SIGNING_SECRET = 'bench-signing-secret';
 
 export interface ServeOptions {
-  role?: 'all' | 'web' | 'worker' | 'watcher';
-  kubeconfig: string;
+  role?: 'all' | 'web' | 'worker' | 'watcher' | 'agent';
+  /** More arguments (`--cluster NAME` for an agent). */
+  args?: string[];
+  /** Processes that must share a queue (a web process and its agents) pass the same name. */
+  queueName?: string;
+  /** Absent: no kubeconfig at all (a multi-cluster web process). */
+  kubeconfig?: string;
   /** The config file's content (queue and Lease names are added). */
   config?: Record<string, unknown>;
 }
@@ -26,11 +31,11 @@ export interface ServeProcess extends ListeningProcess {
 
 export async function startServeProcess(ctx: BenchContext, options: ServeOptions): Promise<ServeProcess> {
   const id = randomUUID().slice(0, 8);
-  const queueName = `bench-${id}`;
+  const queueName = options.queueName ?? `bench-${id}`;
   const config = {
     ...options.config,
     queue: { ...((options.config?.queue as object | undefined) ?? {}), name: queueName },
-    leaderElection: { leaseName: `bench-${id}` },
+    leaderElection: { leaseName: queueName },
   };
   const file = path.join(ctx.workDir, `serve-${id}.yaml`);
   writeFileSync(file, `${JSON.stringify(config)}\n`);
@@ -44,9 +49,9 @@ export async function startServeProcess(ctx: BenchContext, options: ServeOptions
     REDIS_URL: await ctx.redisUrl(),
     PORT: '0',
     METRICS_PORT: '0',
-    KUBECONFIG: options.kubeconfig,
+    ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}),
   };
-  const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all'];
-  const running = await startListening(`serve --role ${options.role ?? 'all'}`, process.execPath, args, env);
+  const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all', ...(options.args ?? [])];
+  const running = await startListening(`serve --role ${options.role ?? 'all'} ${(options.args ?? []).join(' ')}`.trim(), process.execPath, args, env);
   return { ...running, eventsUrl: `${running.url}/slack/events`, queueName };
 }

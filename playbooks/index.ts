@@ -9,6 +9,7 @@ import { modelContainer } from './model-container.js';
 import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
+import { servingNotes } from './serving-notes.js';
 import { storageInitializer } from './storage-initializer.js';
 import { storageInitializerInjection } from './storage-initializer-injection.js';
 import { tagResolution } from './tag-resolution.js';
@@ -32,4 +33,5 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   requestFlow,
   trafficSplit,
   tracingLinks,
+  servingNotes,
 ];

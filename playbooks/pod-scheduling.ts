@@ -70,21 +70,32 @@ function schedulingAdvice(ctx: DiagnosisContext, pod: V1Pod, message: string, co
   const taints = [...message.matchAll(/(?:untolerated taint|had taint)s?\(?s?\)? ?\{([^:}]+):\s*([^}]*)\}/g)]
     .map((m) => ({ key: m[1]!.trim(), value: m[2]!.trim() }))
     .filter((t) => !SYSTEM_TAINT.test(t.key));
-  if (taints.length === 0) return { evidence: [] };
+  const insufficient = [...new Set([...message.matchAll(/Insufficient ([\w./-]+)/g)].map((m) => m[1]!.replace(/\.+$/, '')))];
+  const selector = /didn't match (?:Pod's )?node (?:affinity|selector)|node\(s\) didn't match node selector/.test(message);
+  const unboundClaims = /unbound immediate PersistentVolumeClaims|persistentvolumeclaim "[^"]+" not found/.test(message);
   const tolerations = pod.spec?.tolerations ?? [];
   const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
-  const path = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(component, 'serviceAccountName').replace(/serviceAccountName$/, 'tolerations');
-  const steps = taints.map((t) => {
+  const fields = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace);
+  const edit = `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}`;
+  const podField = (name: string) => fields.fieldPath(component, 'serviceAccountName').replace(/serviceAccountName$/, name);
+  const steps: string[] = taints.map((t) => {
     const same = tolerations.filter((x) => x.key === t.key);
     const taint = `${t.key}${t.value ? `=${t.value}` : ' (no value)'}`;
-    if (same.length === 0) return `add a toleration {key: ${t.key}, operator: Exists, effect: NoSchedule} for the node taint ${taint}`;
+    if (same.length === 0) return `${edit}: in ${podField('tolerations')}, add a toleration {key: ${t.key}, operator: Exists, effect: NoSchedule} for the node taint ${taint}`;
     const shown = same.map((x) => `operator ${x.operator ?? 'Equal'}${x.value !== undefined ? `, value ${x.value}` : ''}`).join('; ');
-    return `the toleration for ${t.key} (${shown}) does not match the node taint ${taint}: make it {key: ${t.key}, operator: Exists} so it matches any value`;
+    return `${edit}: in ${podField('tolerations')}, the toleration for ${t.key} (${shown}) does not match the node taint ${taint}: make it {key: ${t.key}, operator: Exists} so it matches any value`;
   });
-  return {
-    evidence: [{ kind: 'field', ref, text: `tolerations: ${tolerations.filter((x) => !SYSTEM_TAINT.test(x.key ?? '')).map((x) => `${x.key ?? '*'} ${x.operator ?? 'Equal'}${x.value !== undefined ? ` ${x.value}` : ''}${x.effect ? ` ${x.effect}` : ''}`).join(', ') || 'none'}` }],
-    next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: in ${path}, ${steps.join('; and ')}`,
-  };
+  // what no node has is only the cause when no taint or selector rules the other nodes out first
+  if (insufficient.length && steps.length === 0) steps.push(`no node has the ${insufficient.join(', ')} the pod requests free: add nodes with it (or free some), or ${edit}: lower ${fields.fieldPath(component, 'resources')}.requests`);
+  if (selector && !taints.length) steps.push(`no node matches the pod's nodeSelector / affinity: ${edit}: fix ${podField('nodeSelector')} (kubectl get nodes --show-labels), or label the nodes meant for it`);
+  if (unboundClaims) steps.push(`a PersistentVolumeClaim the pod mounts is not bound: kubectl get pvc -n ${ctx.target.namespace} (its StorageClass must provision it, or a PersistentVolume must match it)`);
+  const evidence: Evidence[] = taints.length
+    ? [{ kind: 'field', ref, text: `tolerations: ${tolerations.filter((x) => !SYSTEM_TAINT.test(x.key ?? '')).map((x) => `${x.key ?? '*'} ${x.operator ?? 'Equal'}${x.value !== undefined ? ` ${x.value}` : ''}${x.effect ? ` ${x.effect}` : ''}`).join(', ') || 'none'}` }]
+    : selector && pod.spec?.nodeSelector
+      ? [{ kind: 'field', ref, text: `nodeSelector: ${Object.entries(pod.spec.nodeSelector).map(([k, v]) => `${k}=${v}`).join(', ')}` }]
+      : [];
+  if (steps.length === 0) return { evidence };
+  return { evidence, next: steps.join('; and ') };
 }
 
 function requestsEvidence(containers: Array<{ name: string; resources?: { requests?: Record<string, string>; limits?: Record<string, string> } }>, ref: string): Evidence[] {

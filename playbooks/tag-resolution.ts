@@ -16,11 +16,13 @@
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
-import { serviceNextStepContext } from '../src/diagnosis/service-next-step-context.js';
+import { missingTag, registryOf, TAG_MISSING, UNAUTHORIZED, UNREACHABLE } from '../src/diagnosis/image-origin.js';
+
+export { registryOf };
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Remediation } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
-import { componentsOf, formatCondition, refOf } from '../src/kube/inference-service-view.js';
+import { formatCondition, refOf } from '../src/kube/inference-service-view.js';
 import { componentOf } from '../src/kube/pod-labels.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 import { offerFix } from '../src/remediation/actions/index.js';
@@ -76,85 +78,11 @@ export const tagResolution: Playbook = {
   },
 };
 
-const TAG_MISSING = /MANIFEST_UNKNOWN|manifest unknown|NAME_UNKNOWN|manifest for \S+ not found/i;
-const UNREACHABLE = /connection refused|i\/o timeout|no such host|server gave HTTP response to HTTPS client|network is unreachable|no route to host/i;
-const UNAUTHORIZED = /\b401\b|UNAUTHORIZED|\b403\b|DENIED/;
-/** Where KServe / KFServing installs its controller and the inferenceservice-config ConfigMap. */
-const CONTROLLER_NAMESPACES = ['kserve', 'kfserving-system', 'kubeflow'];
-
-/**
- * A tag the registry does not have: when the image is one the controller configures (an entry of
- * inferenceservice-config with that image and a default version), the ConfigMap key is what to fix;
- * otherwise the service's own runtimeVersion / image field.
- */
-async function missingTag(ctx: DiagnosisContext, image: string, component: string | undefined): Promise<{ title: string; evidence: Evidence[]; next: string }> {
-  const at = image.lastIndexOf(':');
-  const [repo, tag] = at > image.lastIndexOf('/') ? [image.slice(0, at), image.slice(at + 1)] : [image, 'latest'];
-  const fields = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace);
-  const runtimeVersion = fields.fieldPath(component, 'runtimeVersion');
-  const configs = await Promise.all(CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)));
-  for (const cm of configs) {
-    const hit = cm ? configuredImage(cm.data ?? {}, repo) : undefined;
-    if (!cm || !hit) continue;
-    const ns = cm.metadata?.namespace ?? '?';
-    const versionKey = Object.entries(hit.entry).find(([k, v]) => /ImageVersion$/.test(k) && v === tag)?.[0] ?? 'defaultImageVersion';
-    const ref = refOf('ConfigMap', ns, 'inferenceservice-config');
-    return {
-      title: `The ${component ?? 'component'} image ${image} does not exist: its tag ${tag} comes from ${hit.path}.${versionKey} in ConfigMap ${ns}/inferenceservice-config`,
-      evidence: [{ kind: 'field', ref, text: `${hit.path}: ${JSON.stringify(hit.entry)}` }],
-      next: `kubectl edit configmap inferenceservice-config -n ${ns}: set ${hit.path}.${versionKey} (now ${tag}) to a tag that ${repo} has${Array.isArray(hit.entry.allowedImageVersions) ? ' and list it in allowedImageVersions' : ''}, or kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: set ${runtimeVersion} to a published tag`,
-    };
-  }
-  const block = specBlock(ctx, component);
-  const overrides = typeof block?.image === 'string' && typeof block.runtimeVersion === 'string' && block.image !== `${repo}:${block.runtimeVersion}`;
-  return {
-    title: `The ${component ?? 'component'} image ${image} does not exist: ${repo} has no tag ${tag}${overrides ? ` (${runtimeVersion} ${String(block!.runtimeVersion)} replaces the tag of ${String(block!.image)})` : ''}`,
-    evidence: overrides ? [{ kind: 'field', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `image: ${String(block!.image)}; runtimeVersion: ${String(block!.runtimeVersion)} (the runtimeVersion is the tag used)` }] : [],
-    next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: set ${runtimeVersion} (or ${fields.fieldPath(component, 'image')}) to a tag that ${repo} has`,
-  };
-}
-
-/** The block of the component's spec that names its image (e.g. spec.predictor.pytorch). */
-function specBlock(ctx: DiagnosisContext, component: string | undefined): Record<string, unknown> | undefined {
-  const view = componentsOf(ctx.target.isvc).find((c) => c.name === (component ?? 'predictor') && !c.canary);
-  let at: unknown = ctx.target.isvc;
-  for (const key of view?.modelPath ?? []) at = (at as Record<string, unknown> | undefined)?.[key];
-  return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
-}
-
-/** The entry of inferenceservice-config whose "image" is that repository, with its path ("explainers.alibi", "predictors.pytorch.v1"). */
-export function configuredImage(data: Record<string, string>, repo: string): { path: string; entry: Record<string, unknown> } | undefined {
-  const walk = (node: unknown, path: string): { path: string; entry: Record<string, unknown> } | undefined => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
-    const obj = node as Record<string, unknown>;
-    if (obj.image === repo) return { path, entry: obj };
-    for (const [k, v] of Object.entries(obj)) {
-      const found = walk(v, `${path}.${k}`);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  for (const [key, text] of Object.entries(data)) {
-    try {
-      const found = walk(JSON.parse(text), key);
-      if (found) return found;
-    } catch {
-      continue;
-    }
-  }
-  return undefined;
-}
-
 function imageOf(o: KubeObject): string | undefined {
   const text = JSON.stringify(o.spec ?? {});
   return /"image":"([^"]+)"/.exec(text)?.[1];
 }
 
-/** The registry host of an image reference ("docker.io" when the reference names none). */
-export function registryOf(image: string): string {
-  const first = image.split('/')[0]!;
-  return image.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : 'index.docker.io';
-}
 
 async function configDeployment(ctx: DiagnosisContext, registry: string | undefined): Promise<{ evidence: Evidence[]; remediation: Remediation | null; current?: string }> {
   const ns = ctx.config.knativeNamespace;

@@ -9,11 +9,13 @@
 // msgpackr's optional native part) or that the playground's page needs stay external, loaded from
 // node_modules as before. The chunks sit two folders below dist/, as every compiled module does, so
 // paths resolved from import.meta.url (the shipped signature catalog) are the same.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 export const BUNDLE_EXTERNAL = ['bullmq', 'ioredis', 'msgpackr', '@slack/bolt', '@slack/web-api', '@slack/socket-mode', 'prom-client', 'playwright-core'];
 
 export async function bundle() {
+  rmSync('dist/src/bundle', { recursive: true, force: true }); // chunks of an earlier build
   const result = await build({
     entryPoints: { 'cli/isvc-doctor': 'src/cli/isvc-doctor.ts' },
     outdir: 'dist/src',

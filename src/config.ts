@@ -232,7 +232,8 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
   if (!e.success) throw new ConfigError(describeIssue(e.error, 'env'));
   const f = file.data;
   const socketMode = Boolean(e.data.SLACK_APP_TOKEN);
-  if (!socketMode && !e.data.SLACK_SIGNING_SECRET) {
+  // a multi-cluster agent takes no Slack requests: only the web process needs the signing secret (src/app/serve.ts checks it there)
+  if (!socketMode && !e.data.SLACK_SIGNING_SECRET && !f.clusters) {
     throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (!socketMode && e.data.METRICS_PORT !== 0 && e.data.METRICS_PORT === e.data.PORT) {
@@ -311,7 +312,8 @@ function redisUrlOf(redis: RedisFileConfig, env: { REDIS_URL: string; REDIS_USER
   const s = redis.tls ? 's' : '';
   if (redis.cluster) return `redis${s}-cluster://${auth}${redis.cluster.join(',')}`;
   if (redis.sentinels) return `redis${s}-sentinel://${auth}${redis.sentinels.join(',')}/${encodeURIComponent(redis.sentinelName)}`;
-  if (!auth) return env.REDIS_URL;
+  // a URL that carries its own credentials keeps them (the shipped Deployment puts REDIS_PASSWORD into REDIS_URL)
+  if (!auth || /^[a-z-]+:\/\/[^/]*@/.test(env.REDIS_URL)) return env.REDIS_URL;
   const m = /^([a-z-]+:\/\/)(?:[^@/]*@)?(.*)$/.exec(env.REDIS_URL)!;
   return `${m[1]}${auth}${m[2]}`;
 }

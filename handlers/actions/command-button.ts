@@ -5,6 +5,7 @@
  * the clicker sees go to them ephemerally.
  */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
+import { clusterNamedIn } from '../../src/clusters/cluster-named-poster.js';
 import { runCommand } from '../../src/commands/index.js';
 import { renderCommandReply } from '../../src/notify/slack-command-replies.js';
 import { requestIdOf, type HandlerDeps } from '../handler-deps.js';
@@ -25,8 +26,10 @@ export function commandButton(deps: HandlerDeps, toCommand: (value: string) => s
       return;
     }
     const requestId = requestIdOf(context);
+    // multi-cluster: the button acts on the cluster its message names
+    const cluster = deps.commands.clusters ? clusterNamedIn(body.message) : null;
     deps.afterAck(() =>
-      runCommand(toCommand(value), {
+      runCommand(`${toCommand(value)}${cluster ? ` --cluster ${cluster}` : ''}`, {
         deps: deps.commands,
         channel,
         user,

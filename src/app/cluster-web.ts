@@ -24,14 +24,10 @@ import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { startMetricsServer } from './metrics-server.js';
 import type { RunningServe, ServeOptions } from './serve.js';
 import { createSlackSide } from './slack-side.js';
+import { agentConfig } from './cluster-config.js';
 import { startWeb } from './web.js';
 
-/** A cluster agent's view of the config: its cluster's alerts channel. */
-export function agentConfig(config: AppConfig, cluster: string): AppConfig {
-  const c = config.clusters?.[cluster];
-  if (!c?.alertsChannel) return config;
-  return { ...config, alerts: { ...config.alerts, channel: c.alertsChannel } };
-}
+export { agentConfig } from './cluster-config.js';
 
 export async function startClusterWeb(options: ServeOptions): Promise<RunningServe> {
   const { config } = options;

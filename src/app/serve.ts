@@ -28,15 +28,13 @@ import { approveClick, rejectClick } from '../remediation/decide-proposal.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { closeWorker } from './close-worker.js';
-import { createDiagnoser } from './diagnoser.js';
+import { lazyDiagnoser } from './lazy-diagnoser.js';
 import { startMetricsServer } from './metrics-server.js';
-import { startDiagnosisWorker } from './diagnosis-worker.js';
 import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
 import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
-import { agentConfig, startClusterWeb } from './cluster-web.js';
+import { agentConfig } from './cluster-config.js';
 import { createSlackSide } from './slack-side.js';
-import { startWeb } from './web.js';
 
 export interface ServeOptions {
   config: AppConfig;
@@ -92,7 +90,10 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const metrics = createBotMetrics();
   const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
   observeQueue(metrics, queue);
-  const diagnose = createDiagnoser(kubeConfig, config.diagnosis, options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles));
+  // the signature files are checked at start (serve loads them before this); the playbooks load with the first diagnosis
+  const signatures = options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles);
+  const diagnose = lazyDiagnoser(kubeConfig, config.diagnosis, () => signatures);
+  if (parts.workers) void diagnose.preload().catch((e: unknown) => logger.warn(`diagnoser: ${String(e)}`));
   const slack = createSlackSide(config, metrics, logger, cluster);
   const remediation = createRemediationDeps({
     config,
@@ -131,11 +132,13 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
     await runCommand(data.text, { deps: commands, channel, user, ...(threadTs ? { threadTs } : {}), ...(data.requestId ? { requestId: data.requestId } : {}), reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs) });
     return 'ran';
   };
+  // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the diagnosis worker)
   const worker = parts.workers
-    ? startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger, ...(s.cluster !== null ? { forwarded } : {}) })
+    ? (await import('./diagnosis-worker.js')).startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger, ...(s.cluster !== null ? { forwarded } : {}) })
     : null;
   try {
     if (parts.web) {
+      const { startWeb } = await import('./web.js');
       const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
       app = web.app;
       httpClosers.push(web.stop);
@@ -158,6 +161,8 @@ function checkRole(options: ServeOptions, role: ServeRole): void {
     if (role === 'agent') throw new ConfigError('--role agent: needs clusters: in the config (docs/multi-cluster.md)');
     return;
   }
+  const slack = options.config.slack;
+  if (role === 'web' && !slack.socketMode && !slack.signingSecret) throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   if (role !== 'web' && role !== 'agent') throw new ConfigError(`--role ${role}: with clusters: in the config, run --role web (Slack) and one --role agent --cluster NAME per cluster`);
   if (role === 'agent') {
     if (!options.cluster) throw new ConfigError(`--role agent: needs --cluster NAME (one of ${Object.keys(clusters).join(', ')})`);
@@ -168,7 +173,7 @@ function checkRole(options: ServeOptions, role: ServeRole): void {
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const role = options.role ?? 'all';
   checkRole(options, role);
-  if (options.config.clusters && role === 'web') return startClusterWeb(options);
+  if (options.config.clusters && role === 'web') return (await import('./cluster-web.js')).startClusterWeb(options);
   const parts = ROLE_PARTS[role];
   const s = buildServices(options, parts);
   const { config, logger, queue, incidents } = s;

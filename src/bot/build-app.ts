@@ -7,8 +7,8 @@
  * registered by the caller (src/app/web.ts).
  */
 import { App, LogLevel } from '@slack/bolt';
+import { SlackStartError } from './slack-start-error.js';
 import type { AppConfig } from '../config.js';
-import { CodedError } from '../core/coded-error.js';
 import { errorMessage } from '../core/error-message.js';
 import { slackClientOptions } from '../slack/web-api-poster.js';
 import type { HealthRoute } from './health-routes.js';
@@ -26,11 +26,7 @@ export interface SlackAppOptions {
   inbox?: RequestInbox;
 }
 
-export class SlackStartError extends CodedError<'SLACK_AUTH_FAILED'> {
-  constructor(message: string) {
-    super('SLACK_AUTH_FAILED', message);
-  }
-}
+export { SlackStartError };
 
 export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
   const { slack } = options;

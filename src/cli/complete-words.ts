@@ -60,7 +60,7 @@ async function complete(before: string[], current: string): Promise<Completion> 
   const positional = usageSpec(command.usage).positionals[positionalsIn(rest, flags)];
   if (positional === undefined) return none();
   if (positional.includes('|')) return words(positional.split('|').map((v) => [v]));
-  if (positional === 'NAME') return words((await withDeadline(() => serviceNames(flagValues(rest, flags)), loadClusterCode, flagValues(rest, flags))).map((n) => [n]));
+  if (positional === 'NAME') return words((await serviceNames(flagValues(rest, flags))).map((n) => [n]));
   return none();
 }
 
@@ -106,7 +106,7 @@ async function completeValue(placeholder: string, given: Map<string, string>): P
   if (placeholder === 'DIR') return { candidates: [], directive: DIRECTIVE.filterDirs };
   if (placeholder === 'FILE') return { candidates: [], directive: DIRECTIVE.default };
   if (placeholder === 'CTX') return words((await contextsOf(given.get('--kubeconfig'))).map((c) => [c.name, c.namespace ? `namespace ${c.namespace}` : undefined] as const));
-  if (placeholder === 'NAMESPACE') return words((await withDeadline(() => namespaceNames(given), loadClusterCode, given)).map((n) => [n]));
+  if (placeholder === 'NAMESPACE') return words((await namespaceNames(given)).map((n) => [n]));
   return none();
 }
 
@@ -127,7 +127,8 @@ async function kubeConfigOf(given: Map<string, string>) {
 async function namespaceNames(given: Map<string, string>): Promise<string[]> {
   if (given.has('--snapshot')) return [...new Set((await snapshotServices(given.get('--snapshot')!)).map((o) => o.namespace))];
   const { CoreV1Api } = await import('@kubernetes/client-node');
-  const list = await (await kubeConfigOf(given)).makeApiClient(CoreV1Api).listNamespace();
+  const api = (await kubeConfigOf(given)).makeApiClient(CoreV1Api);
+  const list = await withDeadline(api.listNamespace());
   return list.items.flatMap((n) => (n.metadata?.name ? [n.metadata.name] : []));
 }
 
@@ -140,7 +141,7 @@ async function serviceNames(given: Map<string, string>): Promise<string[]> {
   const kubeconfig = given.get('--kubeconfig');
   const context = given.get('--context');
   const cluster = await openCluster({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}) });
-  return (await listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace)).map((s) => s.name);
+  return (await withDeadline(listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace))).map((s) => s.name);
 }
 
 async function snapshotServices(dir: string): Promise<Array<{ namespace: string; name: string }>> {
@@ -149,21 +150,9 @@ async function snapshotServices(dir: string): Promise<Array<{ namespace: string;
   return objects.filter((o) => o.kind === 'InferenceService' && o.metadata?.name).map((o) => ({ namespace: o.metadata!.namespace ?? 'default', name: o.metadata!.name! }));
 }
 
-/** The code a cluster lookup runs, loaded before the deadline starts: the deadline is for a cluster that does not answer, not for a loaded machine reading modules. */
-async function loadClusterCode(): Promise<void> {
-  // one after another: modules that share imports, loaded at once, can race in some loaders (Jest's ESM)
-  await import('@kubernetes/client-node');
-  await import('../kube/client.js');
-  await import('../kube/request-limits.js');
-  await import('./cluster-source.js');
-  await import('../diagnosis/list-isvc-status.js');
-}
-
-async function withDeadline<T>(start: () => Promise<T>, load: () => Promise<void>, given: Map<string, string>): Promise<T> {
-  if (given.has('--snapshot')) return start(); // local files: no cluster to wait for
-  await load();
+/** How long a completion waits for the cluster (config.ts: 3 s unless ISVC_DOCTOR_COMPLETION_TIMEOUT_MS; loading the modules is not counted: a cold start on a busy machine is not an unresponsive cluster). */
+async function withDeadline<T>(p: Promise<T>): Promise<T> {
   const { completionTimeoutMs } = await import('../config.js');
-  const DEADLINE_MS = completionTimeoutMs();
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([start(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), DEADLINE_MS)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), completionTimeoutMs())))]).finally(() => clearTimeout(timer));
 }

@@ -5,7 +5,7 @@
  */
 import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
 import { startServe } from '../app/serve.js';
-import { SlackStartError } from '../bot/build-app.js';
+import { SlackStartError } from '../bot/slack-start-error.js';
 import { installProcessGuards } from '../bot/process-guards.js';
 import { createLogger } from '../core/logger.js';
 import { ConfigError, loadConfig } from '../config.js';

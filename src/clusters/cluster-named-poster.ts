@@ -25,3 +25,17 @@ export function clusterNamedPoster(poster: SlackPoster, cluster: string): SlackP
     ephemeral: (channel, user, message, threadTs) => poster.ephemeral(channel, user, withClusterName(message, cluster), threadTs),
   };
 }
+
+/** The cluster a message names (its context line), for buttons that run a command on the same cluster; null: none. */
+export function clusterNamedIn(message: object | undefined): string | null {
+  const raw = (message as { blocks?: unknown } | undefined)?.blocks;
+  const blocks = Array.isArray(raw) ? (raw as Array<{ type?: string; elements?: Array<{ text?: unknown }> }>) : [];
+  for (const b of blocks) {
+    if (b.type !== 'context') continue;
+    for (const e of b.elements ?? []) {
+      const m = typeof e.text === 'string' ? /^:globe_with_meridians: cluster \*([a-z0-9-]{1,40})\*$/.exec(e.text) : null;
+      if (m) return m[1]!;
+    }
+  }
+  return null;
+}

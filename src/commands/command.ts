@@ -23,7 +23,8 @@ export type CommandReply =
   | { kind: 'unmuted'; key: string; wasMuted: boolean }
   | { kind: 'queue-unavailable' }
   | { kind: 'not-in-channel' }
-  | { kind: 'failed'; target: TargetRef | null; code: string }
+  /** `command`: the subcommand that failed; `namespace`: what it was about when not one InferenceService (status). */
+  | { kind: 'failed'; target: TargetRef | null; code: string; command?: string; namespace?: string }
   /** Multi-cluster: the cluster has no live agent (since: its last heartbeat, null: never). */
   | { kind: 'no-agent'; cluster: string; since: number | null }
   | { kind: 'clusters'; clusters: ClusterListing[] | null };

@@ -70,13 +70,18 @@ export async function runCommand(text: string, ctx: Omit<CommandContext, 'usage'
     deps.logger.warn(`${parsed.command.name} from ${ctx.user} in ${ctx.channel}: ${outcome}: ${errorMessage(error)}`);
     if (error instanceof QueueUnavailableError) await reply({ kind: 'queue-unavailable' });
     else if (error instanceof SlackPostError && error.code === 'SLACK_NOT_IN_CHANNEL') await reply({ kind: 'not-in-channel' });
-    else await reply({ kind: 'failed', target: targetOf(parsed.input), code: outcome });
+    else {
+      const ns = (parsed.input as { namespace?: unknown } | null)?.namespace;
+      await reply({ kind: 'failed', target: targetOf(parsed.input), code: outcome, command: parsed.command.name, ...(typeof ns === 'string' ? { namespace: ns } : {}) });
+    }
   } finally {
     deps.metrics.commandReceived(parsed.command.name, outcome);
   }
 }
 
 function targetOf(input: unknown): { namespace: string; name: string } | null {
-  const t = (input as { namespace?: unknown; name?: unknown } | null) ?? {};
+  // a command's input is a target, or holds one ({ target, … })
+  const raw = (input as { target?: unknown } | null)?.target ?? input;
+  const t = (raw as { namespace?: unknown; name?: unknown } | null) ?? {};
   return typeof t.namespace === 'string' && typeof t.name === 'string' ? { namespace: t.namespace, name: t.name } : null;
 }

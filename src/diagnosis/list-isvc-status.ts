@@ -5,12 +5,12 @@
  */
 import type { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { makeKubeClients } from '../kube/client.js';
-import { statusOf } from '../kube/cluster-reader.js';
+import { ClusterReader, statusOf } from '../kube/cluster-reader.js';
 import { ClusterUnreachableError, KubeTimeoutError } from '../kube/errors.js';
 import { isRequestTimeout, requestLimitsOf } from '../kube/request-limits.js';
 import { conditionOf, isvcUrl } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
-import { inferenceServiceSchema, parseItems } from '../kube/schemas.js';
+import { inferenceServiceSchema, parseItems, type InferenceServiceObject } from '../kube/schemas.js';
 
 /** One row of a status list. */
 export interface IsvcStatus {
@@ -21,7 +21,12 @@ export interface IsvcStatus {
   reason?: string;
   url?: string;
   apiVersion: string;
+  /** When its Ready condition last changed (ms since the epoch): how long it has been ready or not. */
+  since?: number;
 }
+
+/** A status list; `forbidden`: the API versions whose list the bot was refused (403), to say so rather than "none". */
+export type IsvcStatusList = IsvcStatus[] & { forbidden?: string[] };
 
 export interface ListIsvcStatusOptions {
   /** Items per page (default 250). */
@@ -31,16 +36,19 @@ export interface ListIsvcStatusOptions {
 const PAGE_SIZE = 250;
 
 /** The InferenceServices of `namespace` (null: every namespace), ordered as the API lists them. */
-export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatus[]> {
-  const { custom } = makeKubeClients(kubeConfig);
+export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string | null, options: ListIsvcStatusOptions = {}): Promise<IsvcStatusList> {
+  const clients = makeKubeClients(kubeConfig);
   const where = namespace ?? 'any namespace';
+  const forbidden: string[] = [];
+  // only the versions the cluster serves (discovery, remembered per process); all of them when unknown
+  const versions = await new ClusterReader(clients).inferenceServiceVersions().catch(() => [...INFERENCE_SERVICE_VERSIONS]);
   const lists = await Promise.all(
-    INFERENCE_SERVICE_VERSIONS.map(async (r) => {
+    versions.map(async (r) => {
       try {
-        const items = await listAllPages(custom, r, namespace, options.pageSize ?? PAGE_SIZE);
-        return parseItems(inferenceServiceSchema, items).map((o) => ({ o, apiVersion: `${r.group}/${r.version}` }));
+        return await listRows(clients.custom, r, namespace, options.pageSize ?? PAGE_SIZE);
       } catch (error) {
         const status = statusOf(error);
+        if (status === 403) forbidden.push(`${r.group}/${r.version}`);
         if (status === 404 || status === 403) return [];
         if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(`list inferenceservices in ${where}`, requestLimitsOf(kubeConfig)?.timeoutMs ?? 0);
         throw new ClusterUnreachableError(`cannot list inferenceservices in ${where}${status ? ` (HTTP ${status})` : ''}`, status);
@@ -48,28 +56,24 @@ export async function listIsvcStatus(kubeConfig: KubeConfig, namespace: string |
     }),
   );
   const seen = new Set<string>();
-  const out: IsvcStatus[] = [];
-  for (const { o, apiVersion } of lists.flat()) {
-    const ns = o.metadata.namespace ?? namespace ?? 'default';
-    if (seen.has(`${ns}/${o.metadata.name}`)) continue;
-    seen.add(`${ns}/${o.metadata.name}`);
-    const ready = conditionOf(o, 'Ready');
-    const url = isvcUrl(o);
-    out.push({
-      namespace: ns,
-      name: o.metadata.name,
-      ready: ready ? ready.status === 'True' : null,
-      apiVersion,
-      ...(ready && ready.status !== 'True' ? { reason: [ready.reason, ready.message].filter(Boolean).join(': ') } : {}),
-      ...(url ? { url } : {}),
-    });
+  const out: IsvcStatusList = [];
+  if (forbidden.length > 0) out.forbidden = forbidden;
+  for (const row of lists.flat()) {
+    const key = `${row.namespace}/${row.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(row);
   }
   return out;
 }
 
-/** Every item of one resource's list, a page at a time. */
-async function listAllPages(custom: CustomObjectsApi, r: CustomResource, namespace: string | null, limit: number): Promise<unknown[]> {
-  const items: unknown[] = [];
+/**
+ * Every row of one version's list, a page at a time; each page is turned into rows before the next
+ * is asked, so no more than one page of whole objects is held at once.
+ */
+async function listRows(custom: CustomObjectsApi, r: CustomResource, namespace: string | null, limit: number): Promise<IsvcStatus[]> {
+  const rows: IsvcStatus[] = [];
+  const apiVersion = `${r.group}/${r.version}`;
   let token: string | undefined;
   do {
     const page = { group: r.group, version: r.version, plural: r.plural, limit, ...(token ? { _continue: token } : {}) };
@@ -77,8 +81,22 @@ async function listAllPages(custom: CustomObjectsApi, r: CustomResource, namespa
       items?: unknown;
       metadata?: { continue?: string };
     };
-    if (Array.isArray(raw?.items)) items.push(...(raw.items as unknown[]));
+    for (const o of parseItems(inferenceServiceSchema, raw?.items)) rows.push(rowOf(o, namespace, apiVersion));
     token = raw?.metadata?.continue || undefined;
   } while (token);
-  return items;
+  return rows;
+}
+
+function rowOf(o: InferenceServiceObject, namespace: string | null, apiVersion: string): IsvcStatus {
+  const ready = conditionOf(o, 'Ready');
+  const url = isvcUrl(o);
+  return {
+    namespace: o.metadata.namespace ?? namespace ?? 'default',
+    name: o.metadata.name,
+    ready: ready ? ready.status === 'True' : null,
+    apiVersion,
+    ...(ready && ready.status !== 'True' ? { reason: [ready.reason, ready.message].filter(Boolean).join(': ') } : {}),
+    ...(url ? { url } : {}),
+    ...(ready?.lastTransitionTime && Number.isFinite(Date.parse(ready.lastTransitionTime)) ? { since: Date.parse(ready.lastTransitionTime) } : {}),
+  };
 }

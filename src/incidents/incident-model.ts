@@ -19,6 +19,8 @@ export interface Incident {
   /** The first diagnosis has been posted in the thread. */
   threadPosted: boolean;
   resolvedAt: number | null;
+  /** The root cause in words and the next step, from the diagnosis that opened it (for the root message). */
+  headline?: { title: string; next?: string; links?: Array<{ label: string; url: string }> };
 }
 
 export interface Member {

@@ -90,6 +90,9 @@ async function openJob(job: Extract<IncidentJob, { kind: 'open' }>, deps: Incide
       });
     }
     const incident = newIncident(`inc-${now().toString(36)}-${randomBytes(3).toString('hex')}`, channel, rootCause, now());
+    const cause = report.findings.find((f) => f.code === report.rootCause);
+    const links = report.findings.filter((f) => f.code === 'TRACING_LINKS').flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url).map((e) => ({ label: e.text ?? e.ref, url: e.url! })));
+    if (cause) incident.headline = { title: cause.title, ...(cause.next ? { next: cause.next } : {}), ...(links.length ? { links: links.slice(0, 4) } : {}) };
     return deps.store.withLock(`incident:${incident.id}`, async () => {
       if (!(await deps.store.claimMember(key, incident.id))) return { outcome: 'ready' } as const;
       const member = newMember(target, rootCause, job.unreadySince, now(), true);

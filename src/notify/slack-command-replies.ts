@@ -3,7 +3,7 @@ import type { ClusterListing } from '../clusters/cluster-routes.js';
 import type { CommandReply } from '../commands/command.js';
 import { humanDuration } from '../core/duration.js';
 import { context, section } from '../render/slack/block-kit.js';
-import { renderHelp, renderJobFailed, renderNotInChannel, renderQueueUnavailable, renderUsageError } from '../render/slack/render-notices.js';
+import { renderCommandFailed, renderHelp, renderJobFailed, renderNotInChannel, renderQueueUnavailable, renderUsageError } from '../render/slack/render-notices.js';
 import type { SlackMessage } from '../slack/slack-message.js';
 
 const note = (text: string): SlackMessage => ({ text, blocks: [section(text)] });
@@ -29,7 +29,7 @@ export function renderCommandReply(reply: CommandReply): SlackMessage {
     case 'not-in-channel':
       return renderNotInChannel();
     case 'failed':
-      return renderJobFailed(reply.target ?? { namespace: '-', name: '-' }, reply.code);
+      return reply.target ? renderJobFailed(reply.target, reply.code, reply.command) : renderCommandFailed(reply.command ?? 'command', reply.code, reply.namespace);
     case 'no-agent':
       return renderNoAgent(reply.cluster, reply.since);
     case 'clusters':

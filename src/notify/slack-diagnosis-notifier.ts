@@ -48,6 +48,6 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
       await poster.update(s.channel, s.rootTs, message);
       return null;
     },
-    'status-listed': (e) => poster.post(e.channel, renderStatus(e.namespace, e.items), e.threadTs),
+    'status-listed': (e) => poster.post(e.channel, renderStatus(e.namespace, e.items, { forbidden: e.forbidden === true, now: Date.now() }), e.threadTs),
   });
 }

@@ -10,7 +10,7 @@ import {
   renderReplanFailed,
   renderVerification,
 } from '../render/slack/render-proposal.js';
-import { renderRolloutOpNotOffered, renderRolloutStarted, renderRolloutUnreadable, renderTrafficSplit } from '../render/slack/render-rollout.js';
+import { renderRolloutOpNotOffered, renderRolloutStarted, renderRolloutView, renderRolloutUnreadable, renderTrafficSplit } from '../render/slack/render-rollout.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { notifierOf } from './notifier.js';
 
@@ -27,6 +27,7 @@ export function slackRemediationNotifier(poster: SlackPoster): Notify<Remediatio
     'rollout-started': (e) => poster.post(e.channel, renderRolloutStarted(e.target, e.user), e.threadTs),
     'rollout-target-unreadable': ({ thread, target, code }) => poster.post(thread.channel, renderRolloutUnreadable(target, code), thread.threadTs),
     'rollout-split': ({ thread, target, apiVersion, lines }) => poster.post(thread.channel, renderTrafficSplit(target, apiVersion, lines), thread.threadTs),
+    'rollout-view': (e) => poster.post(e.channel, renderRolloutView(e.target, e.view, e.user), e.threadTs),
     'rollout-op-not-offered': ({ thread, action, code, message }) => poster.post(thread.channel, renderRolloutOpNotOffered(action, code, message), thread.threadTs),
   });
 }

@@ -32,4 +32,5 @@ export type DiagnosisEvent =
   /** After any remediation offered for it: the rest of the report in the thread, then the root message turned into the verdict. */
   | { kind: 'diagnosis-details'; report: Report; subscriber: Subscriber }
   | { kind: 'diagnosis-failed'; target: TargetRef; subscriber: Subscriber; failure: DiagnosisFailure }
-  | { kind: 'status-listed'; namespace: string; items: IsvcStatus[]; channel: string; threadTs?: string };
+  /** `forbidden`: the bot may not list InferenceServices there (an empty list would read as none). */
+  | { kind: 'status-listed'; namespace: string; items: IsvcStatus[]; forbidden?: boolean; channel: string; threadTs?: string };

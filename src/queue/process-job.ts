@@ -8,7 +8,7 @@ import { UnrecoverableError } from 'bullmq';
 import { errorCode, errorMessage } from '../core/error-message.js';
 import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
-import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
+import type { IsvcStatusList } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
@@ -31,7 +31,7 @@ export interface JobLike {
 
 export interface JobDeps {
   diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
-  listStatus(namespace: string, signal?: AbortSignal): Promise<IsvcStatus[]>;
+  listStatus(namespace: string, signal?: AbortSignal): Promise<IsvcStatusList>;
   /** Where the jobs' outcomes go (the Slack notifier renders and posts them). */
   notify: Notify<DiagnosisEvent>;
   store: SubscriberStore;
@@ -73,7 +73,8 @@ export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSign
 
 async function processStatus(data: StatusJobData, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const items = await deadline(deps, `the list of ${data.namespace}`, signal, (s) => deps.listStatus(data.namespace, s));
-  await deps.notify({ kind: 'status-listed', namespace: data.namespace, items, channel: data.channel, ...(data.threadTs ? { threadTs: data.threadTs } : {}) });
+  const forbidden = items.length === 0 && (items as IsvcStatusList).forbidden !== undefined;
+  await deps.notify({ kind: 'status-listed', namespace: data.namespace, items, ...(forbidden ? { forbidden: true } : {}), channel: data.channel, ...(data.threadTs ? { threadTs: data.threadTs } : {}) });
   return { outcome: 'status', count: items.length };
 }
 

@@ -3,6 +3,7 @@
  * renders and posts each one (src/notify/). Each says where it belongs: a proposal's own thread and
  * message, or the channel and thread of a command.
  */
+import type { RolloutView } from './rollout-view.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { Report } from '../findings/types.js';
 import type { Proposal, ProposalState } from './proposal.js';
@@ -33,4 +34,6 @@ export type RemediationEvent =
   | { kind: 'rollout-started'; target: TargetRef; channel: string; threadTs?: string; user: string }
   | { kind: 'rollout-target-unreadable'; target: TargetRef; thread: ThreadRef; code: string }
   | { kind: 'rollout-split'; target: TargetRef; thread: ThreadRef; apiVersion: string; lines: string[] }
+  /** `/isvc rollout NAME` without an operation: one message with the revisions and the Promote / Roll back / Set split buttons. */
+  | { kind: 'rollout-view'; target: TargetRef; channel: string; threadTs?: string; user: string; view: RolloutView }
   | { kind: 'rollout-op-not-offered'; thread: ThreadRef; action: string; code: string; message?: string };

@@ -1,8 +1,9 @@
 /**
- * `/isvc rollout NAME [-n NS] [OP]`: a root message in the channel, the current traffic split
- * (TRAFFIC_SPLIT) in its thread (as events the notifier posts), then proposals for the requested operation, or for promote,
- * roll back and a 90/10 split when none was given. Each proposal is planned against the live
- * InferenceService with dryRun=All and needs an approver, like any remediation.
+ * `/isvc rollout NAME [-n NS] [OP]`. Without OP: one message with the revisions (role, spec % and
+ * status %, ready or why not, the lag between spec and status) and Promote / Roll back / Set split
+ * buttons, each of which asks for that operation. With OP (typed, or a button): a root message (or
+ * the button's thread), the split, then the proposal for it, planned against the live
+ * InferenceService with dryRun=All; an approver applies it, like any remediation.
  */
 import { RemediationError } from '../changes/remediation-error.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
@@ -14,6 +15,7 @@ import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { rolloutAction, type RolloutOp } from './rollout-op.js';
+import { rolloutView } from './rollout-view.js';
 
 export interface RolloutRequest {
   target: TargetRef;
@@ -23,12 +25,26 @@ export interface RolloutRequest {
   threadTs?: string;
 }
 
-const DEFAULT_OPS: RolloutOp[] = [{ kind: 'promote' }, { kind: 'rollback' }, { kind: 'split', canaryPercent: 10 }];
+
+/** One message: the revisions as the object states them, with the buttons for each operation. */
+async function showRollout(deps: RemediationDeps, req: RolloutRequest): Promise<number> {
+  let view;
+  try {
+    view = rolloutView((await findInferenceService(deps.writer, req.target)).object);
+  } catch (error) {
+    const code = errorCode(error);
+    const rootTs = await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
+    await deps.notify({ kind: 'rollout-target-unreadable', target: req.target, thread: { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' }, code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code });
+    return 0;
+  }
+  await deps.notify({ kind: 'rollout-view', target: req.target, channel: req.channel, user: req.user, view, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
+  return 0;
+}
 
 /** The split as the InferenceService states it: spec percent plus the revisions in status. */
 export function splitLines(isvc: KubeObject): string[] {
   const shape = canaryShape(isvc);
-  const lines = [`canaryTrafficPercent: ${shape.percent ?? '(not set)'} → ${describeSplit(shape.percent)}`];
+  const lines = [`canaryTrafficPercent ${shape.percent ?? '(not set)'}: ${describeSplit(shape.percent)}`];
   const status = (isvc.status ?? {}) as Record<string, any>;
   const traffic = (status.components?.predictor?.traffic ?? []) as Array<{ revisionName?: string; percent?: number; tag?: string; latestRevision?: boolean }>;
   for (const t of traffic) lines.push(`${t.revisionName ?? 'latest'}${t.tag ? ` (${t.tag})` : ''}: ${t.percent ?? 0}%`);
@@ -38,7 +54,9 @@ export function splitLines(isvc: KubeObject): string[] {
 
 export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Promise<number> {
   const who = `${req.target.namespace}/${req.target.name}`;
-  const rootTs = await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
+  if (!req.op) return showRollout(deps, req);
+  // a button of the rollout message asks in its thread: no second root message there
+  const rootTs = req.threadTs ? null : await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user });
   const thread = { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' };
   let live;
   try {
@@ -48,9 +66,9 @@ export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Pr
     await deps.notify({ kind: 'rollout-target-unreadable', target: req.target, thread, code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code });
     return 0;
   }
-  await deps.notify({ kind: 'rollout-split', target: req.target, thread, apiVersion: live.ref.apiVersion, lines: splitLines(live.object) });
+  if (!req.threadTs) await deps.notify({ kind: 'rollout-split', target: req.target, thread, apiVersion: live.ref.apiVersion, lines: splitLines(live.object) });
   let posted = 0;
-  for (const op of req.op ? [req.op] : DEFAULT_OPS) {
+  for (const op of [req.op]) {
     const { action, params } = rolloutAction(op);
     try {
       const p = await planProposal(deps, { action, params, target: req.target, findingCode: null, requester: req.user, channel: req.channel, threadTs: thread.threadTs });

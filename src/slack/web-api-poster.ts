@@ -13,7 +13,9 @@
  *   duplicate. Updates are idempotent and simply retried.
  */
 import { randomUUID } from 'node:crypto';
-import { LogLevel, webApi } from '@slack/bolt';
+// the Web API client itself, not through Bolt's re-export: a process that only posts (the workers) never loads Bolt
+import * as webApi from '@slack/web-api';
+import { LogLevel } from '@slack/web-api';
 import { SlackPostError, type SlackPoster } from './slack-poster.js';
 
 export interface SlackClientSettings {

@@ -33,7 +33,7 @@ it('posts one incident after unreadyAfter (not before), the diagnosis in its thr
   await until(() => h!.roots().length === 1, 'the incident');
   const root = h.roots()[0]!;
   expect(root.at - flipped).toBeGreaterThanOrEqual(300);
-  expect(root.body.text).toMatch(/^🔴 default\/iris has not been ready for \S+: [A-Z_]+$/);
+  expect(root.body.text).toMatch(/^🔴 default\/iris has not been ready for \S+: [A-Z_]+( — .+)?$/);
   const rootTs = root.response!.ts as string;
   await until(() => h!.threadOf(rootTs).length >= 1, 'the diagnosis in the thread');
   const first = h.threadOf(rootTs)[0]!;
@@ -292,7 +292,7 @@ it('adds a changed root cause to the open incident thread: one "root cause chang
   await until(() => h!.roots().length === 1, 'the incident');
   const root = h.roots()[0]!;
   // Ready=False (RevisionMissing) with no Knative objects to say more: the InferenceService's own RevisionMissing
-  expect(root.body.text).toMatch(/: REVISION_MISSING$/);
+  expect(root.body.text).toMatch(/: REVISION_MISSING( — .+)?$/);
   const rootTs = root.response!.ts as string;
   await until(() => h!.threadOf(rootTs).length >= 1, 'the first diagnosis');
   await settled(bot);

@@ -19,9 +19,9 @@ let h: MultiClusterHarness;
 beforeAll(async () => {
   h = await startMultiClusterHarness({
     scenarios: { a: 'oom-exit-code-137', b: 'storage-uri-not-found' },
-    clusters: { a: { channels: ['C0A'] }, b: { channels: ['C0B'] }, c: {} },
+    clusters: { a: { channels: ['C0A'], alerts: { channel: 'C0AALERT' } }, b: { channels: ['C0B'], alerts: { channel: 'C0BALERT' } }, c: {} },
     // a killed agent stays "live" for a minute: the restart test queues a job in that window
-    file: { approvers: [APPROVER], agents: { heartbeat: '200ms', staleAfter: '60s' }, remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
+    file: { approvers: [APPROVER], agents: { heartbeat: '200ms', staleAfter: '60s' }, alerts: { unreadyAfter: '1s', groupWindow: '1s' }, remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
   });
   await Promise.all([h.startAgent('a'), h.startAgent('b')]);
 }, 120_000);
@@ -54,6 +54,14 @@ describe('one web process, an agent per cluster', () => {
     expect(h.sims.b!.requests.length).toBeGreaterThan(0);
   }, 60_000);
 
+  it("posts each cluster's incidents to that cluster's alerts channel, naming the cluster", async () => {
+    const posts = (channel: string) => h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && !c.body.thread_ts);
+    await h.slack.waitFor(() => posts('C0AALERT').length > 0 && posts('C0BALERT').length > 0, 30_000);
+    expect(textOf(posts('C0AALERT')[0]!.body)).toContain('cluster *a*');
+    expect(textOf(posts('C0BALERT')[0]!.body)).toContain('cluster *b*');
+    expect(posts('C0AALERT').some((c) => textOf(c.body).includes('cluster *b*'))).toBe(false);
+  });
+
   it('--cluster overrides the channel\'s cluster', async () => {
     const before = threadReplies('C0A').length;
     await command('diagnose sklearn-iris --cluster b', 'C0A', 'a2');
@@ -69,8 +77,10 @@ describe('one web process, an agent per cluster', () => {
     expect(await postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: proposalIdOf(proposal), user: APPROVER, channel: 'C0A', messageTs: String(proposal.response!.ts) })).toBe(200);
     await h.slack.waitFor(() => writes(h.sims.a!.requests, { verb: 'patch', resource: 'inferenceservices' }).length > 0, 30_000);
     expect(writes(h.sims.a!.requests, { verb: 'patch', resource: 'inferenceservices' })).toHaveLength(1);
-    expect(writes(h.sims.b!.requests, { events: true })).toHaveLength(0);
-    expect(writes(h.sims.b!.requests.slice(bBefore), { events: true })).toHaveLength(0);
+    // b's simulator saw only its watcher's Lease: no patch, delete or Event
+    const notLease = (r: { resource: string }) => r.resource !== 'leases';
+    expect(writes(h.sims.b!.requests, { events: true }).filter(notLease)).toHaveLength(0);
+    expect(writes(h.sims.b!.requests.slice(bBefore), { events: true }).filter(notLease)).toHaveLength(0);
   });
 
   it('runs the job queued while an agent was SIGKILLed once it is back', async () => {

@@ -53,11 +53,11 @@ it('/isvc diagnose in the message box: the root message, then the root cause in 
   await root.locator('.thread-summary').click();
   await thread().getByText('Root cause', { exact: false }).first().waitFor();
   await expect(thread().innerText()).resolves.toContain('OOM_KILLED');
-  await thread().getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+  await thread().getByRole('button', { name: /Raise to|Approve/ }).waitFor({ timeout: 30_000 });
 });
 
 it("a non-approver's Approve is refused, ephemerally: only they see it, and the limit stays", async () => {
-  await thread().getByRole('button', { name: 'Approve' }).click();
+  await thread().getByRole('button', { name: /Raise to|Approve/ }).click();
   const refusal = thread().locator('article.ephemeral', { hasText: 'NOT_APPROVER' });
   await refusal.waitFor({ timeout: 20_000 });
   await expect(refusal.innerText()).resolves.toContain('Only visible to you');
@@ -67,7 +67,7 @@ it("a non-approver's Approve is refused, ephemerally: only they see it, and the 
 });
 
 it("the approver's click applies the fix: the cluster panel shows the new limit, the thread the verification", async () => {
-  await thread().getByRole('button', { name: 'Approve' }).click();
+  await thread().getByRole('button', { name: /Raise to|Approve/ }).click();
   await page.locator('#isvc-yaml .yaml-line', { hasText: 'memory: 512Mi' }).first().waitFor({ timeout: 30_000 });
   await thread().getByText('Verified', { exact: false }).first().waitFor({ timeout: 60_000 });
   await page.locator('[data-isvc="ml-team/fraud-model"] .state-ready').waitFor();
@@ -83,9 +83,9 @@ it('breaking a service brings the incident post; fixing it from the thread bring
   await incident.locator('.thread-summary').click();
   await as('carol');
   await send('@isvc-doctor diagnose churn-model -n ml-team', '#thread-input');
-  await thread().getByRole('button', { name: 'Approve' }).last().waitFor({ timeout: 30_000 });
+  await thread().getByRole('button', { name: /Raise to|Approve/ }).last().waitFor({ timeout: 30_000 });
   await as('bob');
-  await thread().getByRole('button', { name: 'Approve' }).last().click();
+  await thread().getByRole('button', { name: /Raise to|Approve/ }).last().click();
   await incident.getByText('recovered', { exact: false }).waitFor({ timeout: 90_000 });
   await page.locator('[data-isvc="ml-team/churn-model"] .state-ready').waitFor();
 });

@@ -8,8 +8,10 @@ import { signedHeaders } from '../support/slack-signing.js';
 import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
 
 export interface ClickFields {
-  actionId: 'remediation.approve' | 'remediation.reject';
+  actionId: 'remediation.approve' | 'remediation.reject' | 'diagnosis.rerun' | 'incident.mute' | 'rollout.promote' | 'rollout.rollback' | 'rollout.split';
   value: string;
+  /** A static select's chosen option (the value is then that option's value). */
+  select?: boolean;
   user: string;
   channel: string;
   messageTs?: string;
@@ -27,7 +29,11 @@ export function blockActionsBody(f: ClickFields): string {
     channel: { id: f.channel, name: 'general' },
     message: { type: 'message', ts: f.messageTs ?? '1.1', text: 'proposal' },
     response_url: 'http://127.0.0.1:1/respond/none',
-    actions: [{ action_id: f.actionId, block_id: `remediation:${f.value}`, text: { type: 'plain_text', text: 'x' }, value: f.value, type: 'button', action_ts: String(Date.now() / 1000) }],
+    actions: [
+      f.select
+        ? { action_id: f.actionId, block_id: `rollout:${f.value}`, type: 'static_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: f.value }, action_ts: String(Date.now() / 1000) }
+        : { action_id: f.actionId, block_id: `remediation:${f.value}`, text: { type: 'plain_text', text: 'x' }, value: f.value, type: 'button', action_ts: String(Date.now() / 1000) },
+    ],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }

@@ -56,9 +56,11 @@ describe('restart-pods from the thread', () => {
     expect(text).toContain('only helps after the cause is fixed');
     const approve = (call.body.blocks as any[]).find((b) => b.type === 'actions').elements[0];
     expect(approve.confirm.text.text).toContain('only helps after the cause is fixed');
-    // the report in the same thread offers the same pod
-    const report = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && c.body.thread_ts && !JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
-    expect(report.some((c) => textOf(c.body).includes(POD) && textOf(c.body).includes('restart'))).toBe(true);
+    // the proposal sits right under the first reply (the deciding evidence of CRASH_LOOP), in the same thread
+    const thread = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && c.body.thread_ts === call.body.thread_ts);
+    const at = thread.indexOf(call);
+    expect(at).toBeGreaterThan(0);
+    expect(textOf(thread[at - 1]!.body)).toMatch(/Root cause .*CRASH_LOOP/);
     // planned with a dry run (uid precondition), nothing deleted
     const dry = h.sim.requests.slice(before).filter((r) => r.verb === 'delete' && r.query.dryRun === 'All');
     expect(dry.map((r) => r.name)).toEqual([POD]);

@@ -14,7 +14,7 @@ function helpers(h: BotHarness) {
   const rollout = (text: string, channel: string) => postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `rollout ${text}`, channel_id: channel, user_id: 'U0ALICE', response_url: h.slack.responseUrl(channel) });
   const approve = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
   const patches = () => writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' });
-  const verified = (channel: string) => (calls: typeof h.slack.calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === channel && /Not fixed yet|Verified|new root cause/.test(String(c.body.text)));
+  const verified = (channel: string) => (calls: typeof h.slack.calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === channel && /Not fixed yet|Verified|new root cause|is not ready after/.test(String(c.body.text)));
   return { rollout, approve, patches, verified };
 }
 
@@ -28,33 +28,47 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
   });
   const isvc = () => h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any;
 
-  it('shows the split and offers promote, roll back and 90/10; an approver sets 90/10 with one PATCH', async () => {
+  it('shows the revisions in one message with Promote / Roll back / Set split; the split chosen is proposed, and an approver applies it with one PATCH', async () => {
     const { rollout, approve, patches, verified } = helpers(h);
     expect((await rollout('sklearn-iris', 'C0RO1')).status).toBe(200);
-    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO1').length === 3, 20_000);
-    const posts = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RO1');
-    const rootTs = posts[0]!.response!.ts;
-    const split = posts.find((c) => String(c.body.text).startsWith('TRAFFIC_SPLIT'))!;
-    expect(split.body.thread_ts).toBe(rootTs);
-    expect(textOf(split.body)).toContain('80% stable / 20% canary');
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0RO1' && String(c.body.text).startsWith('Rollout of default/sklearn-iris')), 20_000);
+    const view = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RO1');
+    // one message, nothing proposed until someone asks
+    expect(view).toHaveLength(1);
+    expect(view[0]!.body.thread_ts).toBeUndefined();
+    const text = textOf(view[0]!.body);
+    expect(text).toContain('canaryTrafficPercent 20: 80% stable / 20% canary');
+    expect(text).toMatch(/\*stable\* `sklearn-iris-predictor-default-8bp2x` — 80%/);
+    expect(text).toMatch(/\*canary\* `sklearn-iris-predictor-canary-tn7kd` — 20%/);
+    for (const id of ['rollout.promote', 'rollout.rollback', 'rollout.split']) expect(JSON.stringify(view[0]!.body.blocks)).toContain(`"action_id":"${id}"`);
+    expect(proposalMessages(h.slack, 'C0RO1')).toHaveLength(0);
+
+    const rootTs = String(view[0]!.response!.ts);
+    const click = (actionId: 'rollout.split' | 'rollout.promote', value: string, select = false) =>
+      postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId, value, user: 'U0ALICE', channel: 'C0RO1', messageTs: rootTs, select });
+    expect(await click('rollout.split', 'default/sklearn-iris 90/10', true)).toBe(200);
+    expect(await click('rollout.promote', 'default/sklearn-iris')).toBe(200);
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO1').length === 2, 20_000);
     const proposals = proposalMessages(h.slack, 'C0RO1');
-    expect(proposals.map((p) => String(p.body.text).split(' ')[2])).toEqual(['promote-canary', 'rollback-canary', 'set-canary-traffic']);
     for (const p of proposals) expect(p.body.thread_ts).toBe(rootTs);
-    expect(textOf(proposals[2]!.body).replace(/\\n/g, '\n')).toMatch(/spec\.canaryTrafficPercent:\n-   20\n\+   10/);
+    const split = proposals.find((p) => String(p.body.text).includes('set-canary-traffic'))!;
+    const promote = proposals.find((p) => String(p.body.text).includes('promote-canary'))!;
+    expect(textOf(split.body).replace(/\\n/g, '\n')).toMatch(/spec\.canaryTrafficPercent:\n-   20\n\+   10/);
+    expect(JSON.stringify(split.body.blocks)).toContain('Set canary to 10%');
     expect(patches()).toHaveLength(0);
 
-    await approve(proposalIdOf(proposals[2]!), 'U0MALLORY', 'C0RO1');
+    await approve(proposalIdOf(split), 'U0MALLORY', 'C0RO1');
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('NOT_APPROVER')));
     await sleep(200);
     expect(patches()).toHaveLength(0);
 
-    await approve(proposalIdOf(proposals[2]!), APPROVER, 'C0RO1');
+    await approve(proposalIdOf(split), APPROVER, 'C0RO1');
     await h.slack.waitFor(verified('C0RO1'), 20_000);
     expect(patches()).toHaveLength(1);
     expect(isvc().canaryTrafficPercent).toBe(10);
-    // the other two proposals were planned against the old object: approving one now re-plans it
-    await approve(proposalIdOf(proposals[0]!), APPROVER, 'C0RO1');
-    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 4 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
+    // the promote proposal was planned against the old object: approving it now re-plans it
+    await approve(proposalIdOf(promote), APPROVER, 'C0RO1');
+    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 3 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
     expect(patches()).toHaveLength(1);
   });
 

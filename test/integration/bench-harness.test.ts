@@ -22,5 +22,5 @@ it('runs the loading row in --quick mode and prints it in the final table', () =
 it('refuses an unknown row with one line naming it and the rows there are', () => {
   const run = bench('no-such-row');
   expect(run.status).toBe(2);
-  expect(run.stderr).toMatch(/^bench: unknown row or option "no-such-row"\nusage: .*cli-runbook bot-runbook loading requests ack watcher-rss storm status\)\n$/);
+  expect(run.stderr).toMatch(/^bench: unknown row or option "no-such-row"\nusage: .*cli-runbook bot-runbook loading requests ack watcher-rss storm status multi-cluster\)\n$/);
 });

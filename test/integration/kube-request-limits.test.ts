@@ -106,12 +106,12 @@ describe('kubernetes.qps / burst', () => {
       await Promise.all(Array.from({ length: 12 }, (_, i) => reader.configMap('default', `cm-${i}`)));
       const at = simulator.requests.map((r) => r.at).sort((a, b) => a - b);
       expect(at).toHaveLength(12);
-      // any j - i + 1 requests span at least (j - i + 1 - burst) intervals of 1/qps, less one: the way
-      // from the client to the log varies per request, by more on a loaded machine
+      // The bucket's exact schedule is pinned with an injected clock in test/unit/kube/token-bucket.test.ts;
+      // here only that the client path goes through it: past the burst, 12 requests cannot reach the
+      // server in less than (12 - burst - 1) intervals (a lower bound on elapsed time, which a loaded
+      // machine only lengthens; one interval of slack for the first request's own way to the log).
       const interval = 1000 / qps;
-      for (let i = 0; i < at.length; i += 1) {
-        for (let j = i + burst; j < at.length; j += 1) expect(at[j]! - at[i]!).toBeGreaterThanOrEqual((j - i + 1 - burst) * interval - interval);
-      }
+      expect(at[at.length - 1]! - at[0]!).toBeGreaterThanOrEqual((at.length - burst - 1) * interval);
     } finally {
       await simulator.close();
     }

@@ -34,3 +34,12 @@ it('lists one namespace in pages of 250 by default', async () => {
   expect((await listIsvcStatus(kc, 'default')).map((r) => r.name)).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
   expect(isvcLists().map((r) => [r.namespace, r.query.limit])).toEqual([['default', '250']]);
 });
+
+it('lists only the InferenceService versions the cluster serves (discovery)', async () => {
+  cluster.sim.requests.length = 0;
+  await listIsvcStatus(kc, 'default');
+  const served = new Set(((await (await fetch(`${cluster.sim.url}/apis`)).json()) as { groups: Array<{ versions: Array<{ groupVersion: string }> }> }).groups.flatMap((g) => g.versions.map((v) => v.groupVersion)));
+  const listed = cluster.sim.requests.filter((r) => r.verb === 'list' && r.resource === 'inferenceservices').map((r) => `${r.group}/${r.version}`);
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.filter((gv) => !served.has(gv))).toEqual([]);
+});

@@ -21,8 +21,10 @@ export function renderHelp(usage: readonly string[]): SlackMessage {
 
 /** An ephemeral answer to bad input: what was wrong, then the usage of that command (every command's when unknown). */
 export function renderUsageError(problem: string, usage: readonly string[]): SlackMessage {
+  // the problem may quote what the user typed: escaped, so `<!channel>` or a link in it stays text
+  const said = escapeMrkdwn(cut(problem, 500));
   const lines = usage.join('\n');
-  return { text: `${problem}\n${lines}`, blocks: [section(`⚠️ ${escapeMrkdwn(cut(problem, 500))}`), section(lines)] };
+  return { text: cut(`${said}\n${lines.replace(/`/g, '')}`, 3000), blocks: [section(`⚠️ ${said}`), section(lines)] };
 }
 
 export function renderQueueUnavailable(): SlackMessage {
@@ -36,13 +38,13 @@ export function renderNotInChannel(): SlackMessage {
 }
 
 export function renderJoined(target: TargetRef, user: string): SlackMessage {
-  const text = `<@${user}> asked for ${target.namespace}/${target.name} too: a diagnosis is already running, its results will appear in this thread.`;
+  const text = `<@${user}> asked for ${escapeMrkdwn(`${target.namespace}/${target.name}`)} too: a diagnosis is already running, its results will appear in this thread.`;
   return { text, blocks: [context(text)] };
 }
 
 /** After the retries: the cluster could not be reached, so no check could run. */
 export function renderClusterUnreachable(target: TargetRef, reason: string, attempts: number): SlackMessage {
-  const text = `CLUSTER_UNREACHABLE: could not diagnose ${target.namespace}/${target.name}, the Kubernetes API could not be reached`;
+  const text = escapeMrkdwn(`CLUSTER_UNREACHABLE: could not diagnose ${target.namespace}/${target.name}, the Kubernetes API could not be reached`);
   return {
     text,
     blocks: [
@@ -54,12 +56,20 @@ export function renderClusterUnreachable(target: TargetRef, reason: string, atte
   };
 }
 
-export function renderJobFailed(target: TargetRef, code: string): SlackMessage {
-  const text = `The diagnosis of ${target.namespace}/${target.name} failed (${code}). The bot's logs say more; try again.`;
-  return { text, blocks: [section(`⚠️ ${escapeMrkdwn(text)}`)] };
+export function renderJobFailed(target: TargetRef, code: string, command = 'diagnose'): SlackMessage {
+  const what = command === 'diagnose' ? 'The diagnosis' : `\`/isvc ${command}\``;
+  const text = `${what} of ${escapeMrkdwn(`${target.namespace}/${target.name} failed (${code})`)}. The bot's logs say more; try again.`;
+  return { text, blocks: [section(`⚠️ ${text}`)] };
+}
+
+/** A command that failed about no one InferenceService (`/isvc status`): which, where, its code. */
+export function renderCommandFailed(command: string, code: string, namespace?: string): SlackMessage {
+  const text = `\`/isvc ${escapeMrkdwn(command)}\`${namespace ? ` in ${escapeMrkdwn(namespace)}` : ''} failed (${escapeMrkdwn(code)}). The bot's logs say more; try again.`;
+  return { text, blocks: [section(`⚠️ ${text}`)] };
 }
 
 /** A one-line context note ("ℹ️ …"), escaped. */
 export function renderInfoNote(text: string): SlackMessage {
-  return { text, blocks: [context(`ℹ️ ${escapeMrkdwn(text)}`)] };
+  const safe = escapeMrkdwn(cut(text, 2900));
+  return { text: safe, blocks: [context(`ℹ️ ${safe}`)] };
 }

@@ -28,11 +28,42 @@ function diffBlock(p: Proposal): string {
 
 function heading(p: Proposal): string {
   const why = p.findingCode ? ` for \`${p.findingCode}\`` : '';
-  return `🛠️ *Proposed fix* \`${p.action}\`${why} on *${escapeMrkdwn(p.target.namespace)}/${escapeMrkdwn(p.target.name)}*: ${escapeMrkdwn(cut(p.plan.summary, 500))}`;
+  const first = restartAfterFix(p) ? '_After you fix the cause (the next step above)_: ' : '';
+  return `🛠️ *Proposed fix*${why}: ${first}${escapeMrkdwn(cut(p.plan.summary, 500))} · \`${p.action}\``;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+const params = (p: Proposal) => ({ ...p.params, ...p.plan.params });
+
+/** Causes in the spec or the storage: restarting the pods helps only once they are fixed. */
+const FIX_FIRST = new Set(['STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'MODEL_FILE_MISSING', 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED', 'RUNTIME_UNSUPPORTED_MODEL', 'STORAGE_URI_UNSUPPORTED']);
+export const restartAfterFix = (p: Proposal): boolean => p.action === 'restart-pods' && p.findingCode !== null && FIX_FIRST.has(p.findingCode);
+
+/** The Approve button says what it does ("Raise to 512Mi", "Roll back to …-00001"). */
+export function approveLabel(p: Proposal): string {
+  const q = params(p);
+  switch (p.action) {
+    case 'raise-memory-limit': {
+      const to = str(q['to']) ?? str(p.plan.changes.find((c) => /limits\.memory$/.test(c.path))?.after);
+      return to ? `Raise to ${to}` : 'Raise the memory limit';
+    }
+    case 'rollback-canary':
+      return str(q['previous']) ? `Roll back to ${str(q['previous'])}` : 'Roll back the canary';
+    case 'promote-canary':
+      return 'Promote the canary to 100%';
+    case 'set-canary-traffic':
+      return str(q['canaryPercent']) ? `Set canary to ${str(q['canaryPercent'])}%` : 'Set the split';
+    case 'skip-tag-resolution':
+      return str(q['registry']) ? `Skip tag resolution for ${str(q['registry'])}` : 'Skip tag resolution';
+    case 'restart-pods':
+      return restartAfterFix(p) ? 'Restart pods (after the fix)' : 'Restart pods';
+    default:
+      return 'Approve';
+  }
 }
 
 function buttons(p: Proposal): ActionsBlock {
-  const approve: Record<string, unknown> = { type: 'button', action_id: APPROVE_ACTION, text: { type: 'plain_text', text: 'Approve' }, style: 'primary', value: p.id };
+  const approve: Record<string, unknown> = { type: 'button', action_id: APPROVE_ACTION, text: { type: 'plain_text', text: cut(`✅ ${approveLabel(p)}`, 75), emoji: true }, style: 'primary', value: p.id };
   if (p.plan.risk !== 'low') {
     approve.confirm = {
       title: { type: 'plain_text', text: 'Apply this change?' },
@@ -70,7 +101,7 @@ export function renderProposal(p: Proposal, now = Date.now()): SlackMessage {
   const minutes = Math.max(1, Math.round((p.expiresAt - now) / 60_000));
   const expires = `<!date^${Math.floor(p.expiresAt / 1000)}^{time}|in ${minutes} min>`;
   return {
-    text: `Proposed remediation ${p.action}${p.findingCode ? ` for ${p.findingCode}` : ''} on ${p.target.namespace}/${p.target.name}: ${cut(p.plan.summary, 300)}`,
+    text: escapeMrkdwn(`Proposed remediation ${p.action}${p.findingCode ? ` for ${p.findingCode}` : ''} on ${p.target.namespace}/${p.target.name}: ${cut(p.plan.summary, 300)}`),
     blocks: [...body(p), context(`Only approvers can apply it; it expires ${expires}. Requested by <@${p.requester}>.`), buttons(p)],
   };
 }
@@ -80,22 +111,22 @@ export function renderProposalDecided(p: Proposal, state: ProposalState, by: str
   const who = by ? `<@${by}>` : 'isvc-doctor';
   const line = STATE_LINE[state](who);
   return {
-    text: `Remediation ${p.action} on ${p.target.namespace}/${p.target.name}: ${state}${by ? ` by ${by}` : ''}`,
+    text: `${escapeMrkdwn(`Remediation ${p.action} on ${p.target.namespace}/${p.target.name}: ${state}`)}${by ? ` by <@${by}>` : ''}`,
     blocks: [...body(p), context(`${line}${note ? ` — ${escapeMrkdwn(cut(note, 500))}` : ''}`)],
   };
 }
 
 export function renderRefusal(code: string, message: string): SlackMessage {
-  const text = `Not done (${code}): ${message}. Nothing was changed.`;
-  return { text, blocks: [section(`🚫 ${escapeMrkdwn(text)}`)] };
+  const text = escapeMrkdwn(`Not done (${code}): ${cut(message, 500)}. Nothing was changed.`);
+  return { text, blocks: [section(`🚫 ${text}`)] };
 }
 
 export function renderApplyOutcome(p: Proposal, by: string, outcome: 'applied' | 'failed', detail: string): SlackMessage {
   const t = p.plan.target;
   const text =
     outcome === 'applied'
-      ? `Applied ${p.action} to ${t.kind} ${t.namespace}/${t.name}, approved by <@${by}>. Verifying…`
-      : `The remediation ${p.action} on ${t.kind} ${t.namespace}/${t.name} failed (${detail}). Nothing else was changed.`;
+      ? `Applied ${escapeMrkdwn(`${p.action} to ${t.kind} ${t.namespace}/${t.name}`)}, approved by <@${by}>. Verifying…`
+      : escapeMrkdwn(`The remediation ${p.action} on ${t.kind} ${t.namespace}/${t.name} failed (${cut(detail, 500)}). Nothing else was changed.`);
   return { text, blocks: [section(`${outcome === 'applied' ? '🛠️' : '⚠️'} ${text}`), ...(outcome === 'applied' && detail ? [context(escapeMrkdwn(cut(detail, 500)))] : [])] };
 }
 
@@ -104,9 +135,12 @@ export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSe
   let text: string;
   if (outcome.kind === 'fixed') text = `✅ Verified: ${who} is Ready after ${p.action} (ISVC_READY, checked after ${waitedSeconds}s).`;
   else if (outcome.kind === 'same') text = `❌ Not fixed yet: ${who} is still not ready, root cause still ${outcome.report.rootCause ?? 'unknown'} after ${waitedSeconds}s.`;
+  // a rollout's proposal is for no finding (findingCode null): its root cause is not "new"
+  else if (outcome.kind === 'new-root-cause' && p.findingCode === null) text = `❌ ${who} is not ready after ${p.action}: root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
   else if (outcome.kind === 'new-root-cause') text = `⚠️ ${who} is still not ready after ${p.action}: new root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;
   else text = `❔ Could not verify ${who}: ${outcome.reason}.`;
-  return { text, blocks: [section(escapeMrkdwn(text))] };
+  const safe = escapeMrkdwn(cut(text, 2900));
+  return { text: safe, blocks: [section(safe)] };
 }
 
 /** A fix a finding offers that could not be planned: its code instead of buttons. */

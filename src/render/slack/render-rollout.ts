@@ -1,22 +1,65 @@
-/** `/isvc rollout` messages (pure): the root message, the traffic split as the object states it, notes. */
+/**
+ * `/isvc rollout` messages (pure): one message with the revisions (role, spec % vs status %, ready
+ * or why not) and the lag between spec and status, with Promote / Roll back buttons and a Set split
+ * menu, each asking for that change (an approver applies the proposal that follows); the root of a
+ * typed operation, the split as the object states it, notes.
+ */
 import type { TargetRef } from '../../core/target-ref.js';
-import type { SlackMessage } from '../../slack/slack-message.js';
-import { section } from './block-kit.js';
+import type { RolloutView } from '../../remediation/rollout-view.js';
+import { ROLLOUT_PROMOTE_ACTION, ROLLOUT_ROLLBACK_ACTION, ROLLOUT_SPLIT_ACTION } from '../../slack/action-ids.js';
+import type { Block, SlackMessage } from '../../slack/slack-message.js';
+import { context, section } from './block-kit.js';
+import { actions, button, targetValue } from './buttons.js';
+import { focusLine } from './focus-line.js';
 import { escapeMrkdwn } from './limits.js';
 import { renderInfoNote } from './render-notices.js';
 
 const nameOf = (t: TargetRef) => `${t.namespace}/${t.name}`;
+const SPLITS = [90, 75, 50, 25] as const;
 
 export function renderRolloutStarted(target: TargetRef, user: string): SlackMessage {
-  const who = nameOf(target);
-  return { text: `Rollout of ${who} (requested by <@${user}>)`, blocks: [section(`🚦 Rollout of *${escapeMrkdwn(who)}* (requested by <@${user}>)`)] };
+  const who = escapeMrkdwn(nameOf(target));
+  return { text: `Rollout of ${who} (requested by <@${user}>)`, blocks: [section(`🚦 Rollout of *${who}* (requested by <@${user}>)`)] };
+}
+
+function row(r: RolloutView['revisions'][number]): string {
+  const state = r.ready === true ? '✅ ready' : r.ready === false ? `❌ not ready${r.cause ? `: ${escapeMrkdwn(focusLine(r.cause.replace(/\s*\n\s*/g, ' '), 160))}` : ''}` : '⏳ unknown';
+  const moved = r.specPercent === r.statusPercent ? `${r.statusPercent}%` : `${r.statusPercent}% (spec ${r.specPercent}%)`;
+  return `• *${r.role}* \`${escapeMrkdwn(r.name)}\` — ${moved} · ${state}`;
+}
+
+/** The rollout in one message: the table, the lag, the buttons. */
+export function renderRolloutView(target: TargetRef, view: RolloutView, user: string): SlackMessage {
+  const who = escapeMrkdwn(nameOf(target));
+  const split = view.canaryPercent === undefined ? 'no canary: all traffic to the latest revision' : `canaryTrafficPercent ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
+  const blocks: Block[] = [
+    section(`🚦 *Rollout of ${who}* — ${escapeMrkdwn(split)}`),
+    section(view.revisions.length > 0 ? view.revisions.map(row).join('\n') : '_No revision in its status yet._'),
+  ];
+  if (view.lag) blocks.push(context(`⏱️ Spec and status differ: ${escapeMrkdwn(view.lag)}.`));
+  const value = targetValue(target);
+  blocks.push(
+    actions(`rollout:${value}`, [
+      button(ROLLOUT_PROMOTE_ACTION, 'Promote the canary', value, 'primary'),
+      button(ROLLOUT_ROLLBACK_ACTION, 'Roll back', value, 'danger'),
+      {
+        type: 'static_select',
+        action_id: ROLLOUT_SPLIT_ACTION,
+        placeholder: { type: 'plain_text', text: 'Set split…' },
+        options: SPLITS.map((stable) => ({ text: { type: 'plain_text', text: `${stable}% stable / ${100 - stable}% canary` }, value: `${value} ${stable}/${100 - stable}` })),
+      },
+    ]),
+    context(`Asked by <@${user}> · each button proposes the change; an approver applies it · ${escapeMrkdwn(view.apiVersion)}`),
+  );
+  const text = `Rollout of ${who}: ${escapeMrkdwn(split)}; ${view.revisions.map((r) => `${r.role} ${escapeMrkdwn(r.name)} ${r.statusPercent}%${r.ready === false ? ' (not ready)' : ''}`).join(', ')}`;
+  return { text: text.slice(0, 3000), blocks };
 }
 
 /** `lines`: the spec's canaryTrafficPercent first, then the revisions in status. */
 export function renderTrafficSplit(target: TargetRef, apiVersion: string, lines: string[]): SlackMessage {
   const who = nameOf(target);
   const bullets = lines.map((l) => `• ${escapeMrkdwn(l)}`);
-  return { text: `TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`, blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)] };
+  return { text: escapeMrkdwn(`TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`), blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)] };
 }
 
 export function renderRolloutUnreadable(target: TargetRef, code: string): SlackMessage {

@@ -1,22 +1,41 @@
-/** `/isvc status`: the InferenceServices of a namespace with their readiness at a glance. */
+/**
+ * `/isvc status`: the InferenceServices of a namespace with their readiness at a glance, the ones
+ * not ready first, each with how long it has been so (a Slack date token that stays true); a
+ * namespace the bot may not list says so instead of "none".
+ */
 import type { IsvcStatus } from '../../diagnosis/list-isvc-status.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
+import { agoToken } from './slack-date.js';
 
 const MAX_ROWS = 100;
 
-export function renderStatus(namespace: string, items: IsvcStatus[]): SlackMessage {
+export interface StatusOptions {
+  /** The list was refused (403) rather than empty. */
+  forbidden?: boolean;
+  /** For the date tokens' fallback text. */
+  now?: number;
+}
+
+export function renderStatus(namespace: string, items: IsvcStatus[], options: StatusOptions = {}): SlackMessage {
+  const ns = escapeMrkdwn(namespace);
+  if (options.forbidden && items.length === 0) {
+    const text = `🚫 isvc-doctor may not list InferenceServices in ${ns} (403 Forbidden): grant its ClusterRole there (list inferenceservices), or ask about a namespace it may read.`;
+    return { text, blocks: [section(text)] };
+  }
+  if (items.length === 0) return { text: `No InferenceServices in ${ns}`, blocks: [section(`No InferenceServices in *${ns}*.`)] };
+  const now = options.now ?? Date.now();
   const notReady = items.filter((i) => i.ready !== true).length;
   const summary = `${items.length} InferenceService${items.length === 1 ? '' : 's'} in ${namespace}, ${notReady} not ready`;
-  if (items.length === 0) return { text: `No InferenceServices in ${namespace}`, blocks: [section(`No InferenceServices in *${escapeMrkdwn(namespace)}*.`)] };
   const rows = [...items]
     .sort((a, b) => Number(a.ready === true) - Number(b.ready === true) || a.name.localeCompare(b.name))
     .slice(0, MAX_ROWS)
     .map((i) => {
       const icon = i.ready === true ? '✅' : i.ready === false ? '❌' : '⏳';
-      const why = i.ready === true ? (i.url ? ` ${escapeMrkdwn(cut(i.url, 120))}` : '') : i.reason ? ` — ${escapeMrkdwn(cut(i.reason, 160))}` : '';
-      return `${icon} \`${i.name}\`${why}`;
+      const age = i.since !== undefined ? ` _${i.ready === true ? 'ready' : 'not ready'} since ${agoToken(i.since, now)}_` : '';
+      const why = i.ready === true ? (i.url ? ` ${escapeMrkdwn(cut(i.url, 120))}` : '') : i.reason ? ` — ${escapeMrkdwn(cut(i.reason.replace(/\s*\n\s*/g, ' '), 160))}` : '';
+      return `${icon} \`${escapeMrkdwn(i.name)}\`${age}${why}`;
     });
   const chunks: string[] = [];
   let current = '';
@@ -31,5 +50,5 @@ export function renderStatus(namespace: string, items: IsvcStatus[]): SlackMessa
   const blocks: Block[] = [section(`*${escapeMrkdwn(summary)}*`), ...chunks.slice(0, 40).map(section)];
   if (items.length > MAX_ROWS) blocks.push(context(`_${items.length - MAX_ROWS} more not shown_`));
   blocks.push(context('`/isvc diagnose NAME -n NAMESPACE` says why one is not ready.'));
-  return { text: summary, blocks };
+  return { text: escapeMrkdwn(summary), blocks };
 }

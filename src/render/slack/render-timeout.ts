@@ -6,7 +6,7 @@ import { escapeMrkdwn } from './limits.js';
 
 export function renderJobTimedOut(target: TargetRef, seconds: number): SlackMessage {
   const what = `${target.namespace}/${target.name}`;
-  const text = `DIAGNOSIS_TIMEOUT: the diagnosis of ${what} did not finish within ${seconds} s`;
+  const text = escapeMrkdwn(`DIAGNOSIS_TIMEOUT: the diagnosis of ${what} did not finish within ${seconds} s`);
   return {
     text,
     blocks: [

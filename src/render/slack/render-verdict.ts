@@ -11,7 +11,8 @@ import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
-import { actions, isWebUrl, rediagnoseButton, urlButton, type Button } from './buttons.js';
+import { REDIAGNOSE_ACTION } from '../../slack/action-ids.js';
+import { actions, button, isWebUrl, rediagnoseButton, urlButton, type Button } from './buttons.js';
 import { fitClause } from './fit-text.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { oneLine } from './render-evidence.js';
@@ -73,6 +74,16 @@ export function verdictLine(report: Report): string {
   return `${v.icon} ${name} ${v.phrase}: ${f!.code} — ${cut(f!.title, 300)}`;
 }
 
+/** For ISVC_NOT_FOUND (a typo): the close names that exist, each offered as "Diagnose NAME". */
+export function closestNames(report: Report): string[] {
+  if (report.rootCause !== 'ISVC_NOT_FOUND') return [];
+  const line = report.findings[0]?.evidence.find((e) => e.text?.startsWith('close names that exist: '))?.text ?? '';
+  return line
+    .slice('close names that exist: '.length)
+    .split(/,\s*/)
+    .filter((n) => /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n));
+}
+
 /** The configured metrics and trace links of a report (TRACING_LINKS), as URL buttons. */
 export function linkButtons(report: Report): Button[] {
   const links = report.findings.filter((f) => f.code === 'TRACING_LINKS').flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url && isWebUrl(e.url)));
@@ -116,7 +127,8 @@ export function renderVerdict(report: Report): SlackMessage {
     const shown = fitClause(next, NEXT_CHARS);
     blocks.push(section(`👉 *Next:* ${escapeMrkdwn(shown.text)}${shown.cut ? ' _(whole in the thread)_' : ''}`));
   }
-  const buttons = [rediagnoseButton(report.target), ...linkButtons(report)];
+  const closest = closestNames(report);
+  const buttons = closest.length > 0 ? closest.slice(0, 3).map((name) => button(REDIAGNOSE_ACTION, `Diagnose ${name}`, `${report.target.namespace}/${name}`)) : [rediagnoseButton(report.target), ...linkButtons(report)];
   blocks.push(actions(`verdict:${nameOf(report.target)}`, buttons));
   const text = `${escapeMrkdwn(verdictLine(report))}${next ? `. Next: ${escapeMrkdwn(next)}` : ''}`;
   return { text: cut(text, SLACK_LIMITS.fallbackText), blocks };

@@ -1,6 +1,6 @@
 /** Multi-cluster settings and the pure parts of routing: the clusters: config, --cluster, queue prefixes, Redis addresses, the cluster line. */
 import { describe, expect, it } from '@jest/globals';
-import { withClusterName } from '../../../src/clusters/cluster-named-poster.js';
+import { clusterNamedIn, withClusterName } from '../../../src/clusters/cluster-named-poster.js';
 import { parseCommand } from '../../../src/commands/index.js';
 import { withoutClusterFlag } from '../../../src/commands/split-args.js';
 import { buildConfig, clusterForChannel, ConfigError } from '../../../src/config.js';
@@ -42,6 +42,8 @@ describe('clusters: config', () => {
     expect(buildConfig({ redis: { sentinels: ['s1:26379'], sentinelName: 'main', tls: true } }, { ...env, REDIS_USERNAME: 'bot', REDIS_PASSWORD: 'p@ss' }).redisUrl).toBe('rediss-sentinel://bot:p%40ss@s1:26379/main');
     expect(buildConfig({}, { ...env, REDIS_URL: 'rediss://redis:6380', REDIS_PASSWORD: 'pw' }).redisUrl).toBe('rediss://:pw@redis:6380');
     expect(buildConfig({}, { ...env, REDIS_URL: 'redis-sentinel://s1:26379,s2:26379/mymaster' }).redisUrl).toBe('redis-sentinel://s1:26379,s2:26379/mymaster');
+    // the shipped Deployment puts REDIS_PASSWORD into REDIS_URL itself: a URL with credentials keeps them
+    expect(buildConfig({}, { ...env, REDIS_URL: 'redis://isvc-doctor:pw@redis:6379', REDIS_PASSWORD: 'pw' }).redisUrl).toBe('redis://isvc-doctor:pw@redis:6379');
   });
 });
 
@@ -77,5 +79,8 @@ describe('--cluster', () => {
     expect(m.text).toBe('[prod-eu] Diagnosing default/iris');
     expect(m.blocks.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: ':globe_with_meridians: cluster *prod-eu*' }] });
     expect(withClusterName(m, 'prod-eu').text).toBe('[prod-eu] Diagnosing default/iris');
+    // a button on it (Re-diagnose, Mute 1h, rollout) runs on the cluster it names
+    expect(clusterNamedIn(m)).toBe('prod-eu');
+    expect(clusterNamedIn({ blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text: 'other' }] }] })).toBeNull();
   });
 });
