@@ -94,7 +94,7 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const signatures = options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles);
   const diagnose = lazyDiagnoser(kubeConfig, config.diagnosis, () => signatures);
   if (parts.workers) void diagnose.preload().catch((e: unknown) => logger.warn(`diagnoser: ${String(e)}`));
-  const slack = createSlackSide(config, metrics, logger, cluster);
+  const slack = createSlackSide(config, metrics, logger, cluster, { redis: queue.connection, keyPrefix: `${prefix}:${config.queue.name}` });
   const remediation = createRemediationDeps({
     config,
     kubeConfig,

@@ -7,16 +7,22 @@ import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
 import { slackRemediationNotifier } from '../notify/slack-remediation-notifier.js';
 import { redactingPoster } from '../slack/redacting-poster.js';
+import { oncePoster } from '../slack/once-poster.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
+import type { Redis } from 'ioredis';
 import { createUserGroupDirectory } from '../slack/user-group-directory.js';
 import { createPostingClient, createSlackPoster, createSlackWebClient } from '../slack/web-api-poster.js';
 
-/** `cluster`: a multi-cluster agent's, named in every message it posts. */
-export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger, cluster: string | null = null) {
+/**
+ * `cluster`: a multi-cluster agent's, named in every message it posts. `once`: Redis and a key prefix
+ * to record each job's posts in, so a job run again after its process died does not post twice.
+ */
+export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger, cluster: string | null = null, once?: { redis: Redis; keyPrefix: string }) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
   // the poster decides its own retries (no duplicate posts): a client of its own that tries once
   const counted: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(createPostingClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }))), metrics);
-  const poster = cluster === null ? counted : clusterNamedPoster(counted, cluster);
+  const named = cluster === null ? counted : clusterNamedPoster(counted, cluster);
+  const poster = once ? oncePoster(named, once.redis, once.keyPrefix) : named;
   return {
     poster,
     groups: createUserGroupDirectory(client, { warn: logger.warn }),

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { App, Receiver } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
+import { withPostScope } from '../core/post-scope.js';
 import { errorMessage } from '../core/error-message.js';
 import type { HealthRoute } from './health-routes.js';
 import { parseSlackBody } from './parse-slack-body.js';
@@ -166,7 +167,10 @@ export class SlackReceiver implements Receiver {
     this.queue
       .push(async () => {
         try {
-          await this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) });
+          // the request's posts keep their identity when a next process re-runs it (a root is not posted twice)
+          await withPostScope(`req-${entry.id}`, () =>
+            this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) }),
+          );
         } catch (error) {
           this.options.logger.warn(`slack request could not be handled: ${errorMessage(error, 200)}`);
         }

@@ -21,8 +21,10 @@ export function createDiagnosisWorker(options: DiagnosisWorkerOptions, deps: Job
     connection,
     prefix: options.prefix ?? 'bull',
     concurrency: options.concurrency,
-    // A diagnosis is short; a stalled job (its worker died) is handed to another worker after this.
-    lockDuration: 60_000,
+    // A running job's lock is renewed every lockDuration / 2; a job whose worker died (SIGKILL, a
+    // lost node) is seen stalled within lockDuration + stalledInterval and handed to another worker.
+    lockDuration: 15_000,
+    stalledInterval: 5_000,
     maxStalledCount: 2,
   });
   worker.on('error', (error) => deps.warn?.(`worker: ${error.message}`));

@@ -6,6 +6,7 @@
  */
 import { UnrecoverableError } from 'bullmq';
 import { errorCode, errorMessage } from '../core/error-message.js';
+import { withPostScope } from '../core/post-scope.js';
 import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { IsvcStatusList } from '../diagnosis/list-isvc-status.js';
@@ -56,7 +57,12 @@ export type JobResult =
   | { outcome: 'remediation'; state: string }
   | { outcome: 'forwarded'; result: string };
 
-export async function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+export function processJob(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
+  // the job's posts have an identity across runs: a run after a crash does not post them again
+  return withPostScope(job.id ?? '', () => processJobData(job, deps, signal));
+}
+
+async function processJobData(job: JobLike, deps: JobDeps, signal?: AbortSignal): Promise<JobResult> {
   const parsed = jobDataSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`JOB_DATA_INVALID: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   if (parsed.data.kind === 'status') return processStatus(parsed.data, deps, signal);

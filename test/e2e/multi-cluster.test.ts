@@ -83,6 +83,14 @@ describe('one web process, an agent per cluster', () => {
     expect(writes(h.sims.b!.requests.slice(bBefore), { events: true }).filter(notLease)).toHaveLength(0);
   });
 
+  it("hands a rollout to its cluster's agent, which reads that cluster", async () => {
+    const before = h.slack.calls.length;
+    const bReads = h.sims.b!.requests.length;
+    await command('rollout sklearn-iris --cluster b', 'C0A', 'roll');
+    await h.slack.waitFor(() => h.slack.calls.slice(before).some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0A' && textOf(c.body).includes('cluster *b*')), 30_000);
+    expect(h.sims.b!.requests.slice(bReads).some((r) => r.resource === 'inferenceservices' && r.verb === 'get')).toBe(true);
+  });
+
   it('runs the job queued while an agent was SIGKILLed once it is back', async () => {
     const agent = h.agents.get('b')!;
     const exited = new Promise((r) => agent.child.once('exit', r));

@@ -1,0 +1,255 @@
+/**
+ * Faults (issue 13, suite part 4): a real `serve` child with faults in every dependency.
+ * - SIGKILL with 20 diagnose jobs queued or running, then a new process → every job answered once;
+ * - SIGKILL right after the acks → the commands are still answered (the inbox, re-run);
+ * - SIGKILL Redis (AOF on) mid-run and restart it → the bot recovers without a restart, 0 lost;
+ * - two replicas on one Redis, 10 approval clicks spread across them → one PATCH;
+ * - the Slack API answering 429 with Retry-After, 500s, posts that land and then fail → retried,
+ *   no duplicate posts;
+ * - the Kubernetes API slow (3 s a request), gone, or black-holed (SIGSTOP of the simulator) →
+ *   a clear message in the thread, never silence.
+ * Prints `reliability: jobs lost 0 across kills` and `reliability: duplicate Slack posts 0`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
+import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { postSignedClick, proposalIdOf, proposalMessages, writes } from '../e2e/remediation-harness.js';
+import { startFakeSlackApi, type FakeSlackApi, type RecordedCall } from '../support/fake-slack-api.js';
+import { ensureFreshDist } from '../support/fresh-dist.js';
+import { freePort } from '../support/redis-server.js';
+import { slashCommandBody } from '../support/slack-signing.js';
+import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
+import { until } from '../support/until.js';
+import { figure, postSigned, startServeChild, startSimulatorChild, workDir, type ServeChild } from './serve-child.js';
+
+const SECRET = `rel-faults-${randomUUID()}`;
+const dir = workDir('faults');
+let slack: FakeSlackApi;
+const started: ServeChild[] = [];
+let jobsLost = 0;
+let duplicatePosts = 0;
+
+beforeAll(async () => {
+  await ensureFreshDist();
+  slack = await startFakeSlackApi();
+}, 120_000);
+
+afterAll(async () => {
+  for (const b of started) await b.stop(3000).catch(() => undefined);
+  await slack?.close();
+  rmSync(dir, { recursive: true, force: true });
+  figure('jobs lost across kills', jobsLost);
+  figure('duplicate Slack posts', duplicatePosts);
+});
+
+async function serve(o: { redisUrl?: string; kubeServer: string; queueName?: string; file?: Record<string, unknown> }): Promise<ServeChild> {
+  const b = await startServeChild({ dir, secret: SECRET, slackApiUrl: slack.apiUrl, redisUrl: o.redisUrl ?? testRedisUrl(), kubeServer: o.kubeServer, ...(o.queueName ? { queueName: o.queueName } : {}), ...(o.file ? { file: o.file } : {}) });
+  started.push(b);
+  return b;
+}
+
+async function sigkill(b: ServeChild): Promise<void> {
+  b.child.kill('SIGKILL');
+  await b.exited;
+}
+
+/** The root turned from "Diagnosing…" into what happened (a verdict, CLUSTER_UNREACHABLE, DIAGNOSIS_TIMEOUT, …). */
+const isVerdict = (c: RecordedCall) => c.method === 'chat.update' && c.status === 200 && !String(c.body.text).startsWith('Diagnosing');
+const answered = (channel: string) => slack.calls.some((c) => c.body.channel === channel && isVerdict(c));
+const rootsIn = (channel: string) => slack.store.all().filter((m) => m.channel === channel && !m.threadTs && !m.ephemeralTo);
+
+/** Posts in the channel that repeat an earlier one (same thread, same text): each is a duplicate. */
+function duplicatesIn(channel: string): number {
+  const seen = new Set<string>();
+  let dup = 0;
+  for (const m of slack.store.all().filter((x) => x.channel === channel && !x.ephemeralTo)) {
+    const key = `${m.threadTs ?? 'root'}\u0000${m.text}`;
+    if (seen.has(key)) dup += 1;
+    seen.add(key);
+  }
+  return dup;
+}
+
+function command(b: ServeChild, text: string, channel: string, user = 'U0ALICE') {
+  return postSigned(b.eventsUrl, SECRET, slashCommandBody({ text, channel_id: channel, user_id: user, response_url: slack.responseUrl(`${channel}-${randomUUID().slice(0, 6)}`) }));
+}
+
+describe('the bot killed', () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    // 150 ms a request: the diagnoses are still running when the process is killed
+    sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 150 });
+  });
+  afterAll(async () => sim?.close());
+
+  it('SIGKILL with 20 diagnoses queued or running, then a new process: every one answered once', async () => {
+    const queueName = `rel-kill-${randomUUID().slice(0, 6)}`;
+    const first = await serve({ kubeServer: sim.url, queueName, file: { queue: { concurrency: 4 } } });
+    const channels = Array.from({ length: 20 }, (_, i) => `C0KILL${i}`);
+    for (const [i, channel] of channels.entries()) expect((await command(first, i === 0 ? 'diagnose sklearn-iris' : `diagnose missing-${i}`, channel)).status).toBe(200);
+    // every root "Diagnosing…" posted: each job is in Redis (queued or running); some are mid-diagnosis
+    await until(() => channels.every((c) => rootsIn(c).length > 0), 'the 20 root messages', 60_000);
+    const answeredBefore = channels.filter(answered).length;
+    await sigkill(first);
+    await serve({ kubeServer: sim.url, queueName, file: { queue: { concurrency: 4 } } });
+    await until(() => channels.every(answered), 'every diagnosis answered after the restart', 120_000);
+    const lost = channels.filter((c) => !answered(c)).length;
+    const dups = channels.reduce((n, c) => n + duplicatesIn(c) + Math.max(0, rootsIn(c).length - 1), 0);
+    jobsLost += lost;
+    duplicatePosts += dups;
+    figure('kill with 20 jobs: answered before the kill', answeredBefore);
+    figure('kill with 20 jobs: duplicate posts', dups);
+    expect(lost).toBe(0);
+    expect(dups).toBe(0);
+  });
+
+  it('SIGKILL right after the acks: the commands are still answered by the next process', async () => {
+    const queueName = `rel-ack-${randomUUID().slice(0, 6)}`;
+    const first = await serve({ kubeServer: sim.url, queueName });
+    const channels = Array.from({ length: 5 }, (_, i) => `C0ACKKILL${i}`);
+    const acks = await Promise.all(channels.map((c, i) => command(first, `diagnose acked-${i}`, c)));
+    expect(acks.map((a) => a.status)).toEqual(channels.map(() => 200));
+    await sigkill(first); // at once: the work after the acks has not run (or not finished)
+    await serve({ kubeServer: sim.url, queueName });
+    await until(() => channels.every(answered), 'the acked commands answered by the next process', 120_000);
+    const dups = channels.reduce((n, c) => n + duplicatesIn(c) + Math.max(0, rootsIn(c).length - 1), 0);
+    jobsLost += channels.filter((c) => !answered(c)).length;
+    duplicatePosts += dups;
+    expect(dups).toBe(0);
+  });
+});
+
+describe('Redis killed', () => {
+  it('SIGKILL of Redis (AOF on) mid-run and a restart on the same data: the bot recovers without a restart, 0 jobs lost', async () => {
+    const redisDir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-rel-aof-'));
+    const port = await freePort();
+    const startRedis = async (): Promise<ChildProcess> => {
+      const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', redisDir, '--appendonly', 'yes', '--appendfsync', 'everysec'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && resolve());
+        child.once('exit', (code) => reject(new Error(`redis-server exited ${code}`)));
+      });
+      child.stdout!.resume();
+      return child;
+    };
+    let redis = await startRedis();
+    const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 100 });
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    try {
+      const bot = await serve({ kubeServer: sim.url, redisUrl });
+      const channels = Array.from({ length: 8 }, (_, i) => `C0AOF${i}`);
+      for (const [i, c] of channels.entries()) await command(bot, `diagnose aof-${i}`, c);
+      await until(() => channels.every((c) => rootsIn(c).length > 0), 'the roots', 60_000);
+      redis.kill('SIGKILL');
+      await new Promise((r) => redis.once('exit', r));
+      redis = await startRedis();
+      await until(() => channels.every(answered), 'every job answered after Redis came back', 120_000);
+      // and it still takes new commands, on the same process
+      await command(bot, 'diagnose after-redis', 'C0AOFAFTER');
+      await until(() => answered('C0AOFAFTER'), 'a command after the restart answered', 60_000);
+      expect(bot.child.exitCode).toBeNull();
+      const dups = channels.reduce((n, c) => n + duplicatesIn(c), 0);
+      jobsLost += channels.filter((c) => !answered(c)).length;
+      duplicatePosts += dups;
+      expect(dups).toBe(0);
+    } finally {
+      for (const b of started.splice(0)) await b.stop(3000).catch(() => undefined);
+      redis.kill('SIGKILL');
+      await sim.close();
+      rmSync(redisDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('two replicas', () => {
+  it('10 approval clicks spread across two replicas on one Redis make one PATCH', async () => {
+    const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/oom-exit-code-137')) });
+    const queueName = `rel-two-${randomUUID().slice(0, 6)}`;
+    try {
+      const file = { approvers: ['U0APPROVER'], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } };
+      const [a, b] = await Promise.all([serve({ kubeServer: sim.url, queueName, file }), serve({ kubeServer: sim.url, queueName, file })]);
+      await command(a, 'diagnose sklearn-iris -n default', 'C0TWOREP');
+      await slack.waitFor(() => proposalMessages(slack, 'C0TWOREP').length > 0, 60_000);
+      const id = proposalIdOf(proposalMessages(slack, 'C0TWOREP')[0]!);
+      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => postSignedClick((i % 2 ? b : a).eventsUrl, SECRET, { actionId: 'remediation.approve', value: id, user: 'U0APPROVER', channel: 'C0TWOREP' })));
+      expect(statuses).toEqual(Array(10).fill(200));
+      const patches = () => writes(sim.requests, { verb: 'patch', resource: 'inferenceservices' }).length;
+      await until(() => patches() >= 1, 'the PATCH', 60_000);
+      // every click has been handled (applied once, or refused as already decided) before counting
+      await until(() => slack.callsTo('chat.postEphemeral').filter((c) => c.body.channel === 'C0TWOREP').length >= 9, 'the nine refusals', 60_000);
+      figure('two replicas, 10 clicks: PATCHes', patches());
+      expect(patches()).toBe(1);
+    } finally {
+      await sim.close();
+      await deleteRedisKeys(testRedisUrl(), `bull:${queueName}:*`);
+    }
+  });
+});
+
+describe('Slack failing', () => {
+  it('429s with Retry-After, 500s and posts that land then fail: retried, no duplicate posts', async () => {
+    const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')) });
+    try {
+      const bot = await serve({ kubeServer: sim.url });
+      const channels = Array.from({ length: 6 }, (_, i) => `C0SLACKF${i}`);
+      let n = 0;
+      const off = slack.onCall((c) => {
+        // every third post of these channels fails one way or another
+        if (c.method !== 'chat.postMessage' || !channels.includes(String(c.body.channel))) return;
+        n += 1;
+        if (n % 9 === 1) slack.rateLimitNext(1, 1, 'chat.postMessage');
+        else if (n % 9 === 4) slack.failPosts(1, 'after');
+        else if (n % 9 === 7) slack.failPosts(1, n % 2 ? 'drop' : 'before');
+      });
+      slack.rateLimitNext(2, 1);
+      try {
+        for (const [i, c] of channels.entries()) await command(bot, i % 2 ? 'diagnose sklearn-iris' : `diagnose gone-${i}`, c);
+        await until(() => channels.every(answered), 'every diagnosis answered through the Slack failures', 120_000);
+      } finally {
+        off();
+      }
+      const dups = channels.reduce((n2, c) => n2 + duplicatesIn(c) + Math.max(0, rootsIn(c).length - 1), 0);
+      duplicatePosts += dups;
+      figure('slack faults: 429s answered', slack.calls.filter((c) => c.status === 429).length);
+      expect(dups).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('the Kubernetes API failing', () => {
+  it.each([
+    ['slow (3 s a request)', 'slow'],
+    ['gone (the API server killed)', 'gone'],
+    ['black-holed (SIGSTOP: connections accepted, no answer)', 'blackhole'],
+  ] as const)('%s mid-diagnosis: a clear message in the thread, never silence', async (_what, mode) => {
+    const sim = await startSimulatorChild(path.resolve('test/scenarios/storage-uri-not-found'), mode === 'slow' ? { latencyMs: 3000 } : {});
+    const jobTimeout = 8;
+    try {
+      const bot = await serve({ kubeServer: sim.url, file: { diagnosis: { jobTimeout: `${jobTimeout}s` } } });
+      const channel = `C0KUBE${mode.toUpperCase()}`;
+      if (mode === 'gone') await sim.stop();
+      if (mode === 'blackhole') sim.child.kill('SIGSTOP');
+      const t0 = Date.now();
+      await command(bot, 'diagnose sklearn-iris', channel);
+      await until(() => answered(channel), 'an answer in the thread', 120_000);
+      const seconds = (Date.now() - t0) / 1000;
+      const replies = slack.store.all().filter((m) => m.channel === channel && m.threadTs && !m.ephemeralTo);
+      const text = replies.map((m) => m.text).join('\n');
+      figure(`kubernetes ${mode}: answered in the thread after s`, seconds.toFixed(1));
+      expect(replies.length).toBeGreaterThan(0);
+      if (mode === 'blackhole') expect(text).toMatch(/DIAGNOSIS_TIMEOUT|CLUSTER_UNREACHABLE/);
+      if (mode === 'gone') expect(text).toContain('CLUSTER_UNREACHABLE');
+      expect(text).not.toContain(sim.url.replace('http://', ''));
+    } finally {
+      sim.child.kill('SIGCONT');
+      await sim.stop();
+    }
+  });
+});
