@@ -26,7 +26,7 @@ export async function bundle() {
     platform: 'node',
     target: 'node20',
     keepNames: true,
-    minifyWhitespace: true,
+    minify: true,
     external: BUNDLE_EXTERNAL,
     // CommonJS dependencies inside an ES module bundle call require()
     banner: { js: "import { createRequire as __isvcDoctorRequire } from 'node:module'; const require = __isvcDoctorRequire(import.meta.url);" },
