@@ -5,11 +5,13 @@
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { newRequestId, withRequestId, type Logger } from '../src/core/logger.js';
+import { currentPostScope } from '../src/core/post-scope.js';
 
 export function requestContext(logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async ({ body, context, next }) => {
     const b = body as { type?: string; command?: string; text?: string; event?: { type?: string }; user_id?: string; user?: { id?: string }; channel_id?: string; channel?: { id?: string } };
-    const requestId = newRequestId();
+    // a request the front door runs (again, after a crash) keeps the id it was given when it arrived
+    const requestId = currentPostScope()?.requestId ?? newRequestId();
     context.requestId = requestId;
     await withRequestId(requestId, async () => {
       logger.info('slack request', {

@@ -31,7 +31,7 @@ export interface RequestInboxOptions {
   sweepMs?: number;
   /** Requests older than this are dropped, not run again (default 15 min). */
   maxAgeMs?: number;
-  /** Deadline of the write before the ack (default 500 ms; past it the request is acked and run from memory). */
+  /** Deadline of the write before the ack (default 1 s, a third of Slack's 3 s; past it the request is acked and run from memory). */
   opTimeoutMs?: number;
   logger?: ConnectionLogger;
 }
@@ -87,7 +87,7 @@ export class RequestInbox {
     this.ownersKey = `${options.keyPrefix}:inbox-owner`;
     this.alivePrefix = `${options.keyPrefix}:inbox-alive:`;
     this.aliveTtlMs = options.aliveTtlMs ?? 5000;
-    this.timeoutMs = options.opTimeoutMs ?? 500;
+    this.timeoutMs = options.opTimeoutMs ?? 1000;
   }
 
   /** Writes a request down; 'duplicate' when its event id was taken before (a Slack retry). Throws QueueUnavailableError when Redis does not answer. */

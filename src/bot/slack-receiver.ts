@@ -168,8 +168,11 @@ export class SlackReceiver implements Receiver {
       .push(async () => {
         try {
           // the request's posts keep their identity when a next process re-runs it (a root is not posted twice)
-          await withPostScope(`req-${entry.id}`, () =>
-            this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) }),
+          // and its request id (so the ids of the jobs it queues: queued once however often it runs)
+          await withPostScope(
+            `req-${entry.id}`,
+            () => this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) }),
+            `r-${entry.id.replace(/-/g, '').slice(0, 16)}`,
           );
         } catch (error) {
           this.options.logger.warn(`slack request could not be handled: ${errorMessage(error, 200)}`);

@@ -8,17 +8,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface PostScope {
   id: string;
+  /** For a Slack request: its request id, the same when another process runs it again (so are the ids of the jobs it queues). */
+  requestId?: string;
   /** The index of the next post to `thread` in this scope: 0, 1, 2… */
   next(thread: string): number;
 }
 
 const scopes = new AsyncLocalStorage<PostScope>();
 
-export function withPostScope<T>(id: string, fn: () => T): T {
+export function withPostScope<T>(id: string, fn: () => T, requestId?: string): T {
   const counters = new Map<string, number>();
   return scopes.run(
     {
       id,
+      ...(requestId ? { requestId } : {}),
       next: (thread) => {
         const n = counters.get(thread) ?? 0;
         counters.set(thread, n + 1);

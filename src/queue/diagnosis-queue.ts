@@ -78,7 +78,8 @@ export class DiagnosisQueue {
    * `created: false` means another request won the race: join `jobId` instead.
    */
   async add(target: TargetRef, subscriber: Subscriber, requestId?: string, now = new Date()): Promise<{ jobId: string; created: boolean }> {
-    const jobId = newDiagnosisJobId(target, now.getTime());
+    // one request, one job: a request run again after a crash adds nothing (BullMQ keeps one job per id)
+    const jobId = requestId ? `${diagnosisDedupId(target)}__${requestId}` : newDiagnosisJobId(target, now.getTime());
     const data: DiagnoseJobData = { kind: 'diagnose', target: { namespace: target.namespace, name: target.name }, subscriber, requestedAt: now.toISOString(), ...(requestId ? { requestId } : {}) };
     const opts: JobsOptions = { jobId, deduplication: { id: diagnosisDedupId(target) } };
     const job = await withQueueDeadline('add diagnosis job', this.timeoutMs, () => this.queue.add('diagnose', data, opts));
@@ -107,7 +108,7 @@ export class DiagnosisQueue {
   }
 
   async addStatus(data: StatusJobData): Promise<string> {
-    const job = await withQueueDeadline('add status job', this.timeoutMs, () => this.queue.add('status', data, { attempts: 2 }));
+    const job = await withQueueDeadline('add status job', this.timeoutMs, () => this.queue.add('status', data, { attempts: 2, ...(data.requestId ? { jobId: `status__${data.namespace}__${data.requestId}` } : {}) }));
     return job.id ?? '';
   }
 

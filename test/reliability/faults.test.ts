@@ -60,13 +60,16 @@ async function sigkill(b: ServeChild): Promise<void> {
 
 /** The root turned from "Diagnosing…" into what happened (a verdict, CLUSTER_UNREACHABLE, DIAGNOSIS_TIMEOUT, …). */
 const isVerdict = (c: RecordedCall) => c.method === 'chat.update' && c.status === 200 && !String(c.body.text).startsWith('Diagnosing');
-const answered = (channel: string) => slack.calls.some((c) => c.body.channel === channel && isVerdict(c));
-const rootsIn = (channel: string) => slack.store.all().filter((m) => m.channel === channel && !m.threadTs && !m.ephemeralTo);
+/** An InferenceService that does not exist is answered to the asker alone (ephemeral), its root removed. */
+const isEphemeralAnswer = (c: RecordedCall) => c.method === 'chat.postEphemeral' && c.status === 200 && c.response?.ok === true;
+const answered = (channel: string) => slack.calls.some((c) => c.body.channel === channel && (isVerdict(c) || isEphemeralAnswer(c)));
+/** Root messages posted in the channel (deleted ones included). */
+const rootsIn = (channel: string) => slack.calls.filter((c) => c.method === 'chat.postMessage' && c.status === 200 && c.response?.ok === true && c.body.channel === channel && !c.body.thread_ts);
 
 /** Posts in the channel that repeat an earlier one (same thread, same text): each is a duplicate. */
 function duplicatesIn(channel: string): number {
   const seen = new Set<string>();
-  let dup = 0;
+  let dup = Math.max(0, slack.calls.filter((c) => c.body.channel === channel && isEphemeralAnswer(c)).length - 1);
   for (const m of slack.store.all().filter((x) => x.channel === channel && !x.ephemeralTo)) {
     const key = `${m.threadTs ?? 'root'}\u0000${m.text}`;
     if (seen.has(key)) dup += 1;
@@ -116,7 +119,10 @@ describe('the bot killed', () => {
     expect(acks.map((a) => a.status)).toEqual(channels.map(() => 200));
     await sigkill(first); // at once: the work after the acks has not run (or not finished)
     await serve({ kubeServer: sim.url, queueName });
-    await until(() => channels.every(answered), 'the acked commands answered by the next process', 120_000);
+    await until(() => channels.every(answered), 'the acked commands answered by the next process', 40_000).catch((e) => {
+      console.log('faults: what each channel got', JSON.stringify(channels.map((ch) => slack.calls.filter((c) => c.body.channel === ch).map((c) => [c.method, c.status, String(c.body.text).slice(0, 40), c.response?.ok]))));
+      throw e;
+    });
     const dups = channels.reduce((n, c) => n + duplicatesIn(c) + Math.max(0, rootsIn(c).length - 1), 0);
     jobsLost += channels.filter((c) => !answered(c)).length;
     duplicatePosts += dups;
