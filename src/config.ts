@@ -364,6 +364,15 @@ export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string | null
   return env.HOME ? path.join(env.HOME, '.cache', 'isvc-doctor') : null;
 }
 
+/**
+ * How long shell completion waits for a cluster's answer (ISVC_DOCTOR_COMPLETION_TIMEOUT_MS, default
+ * 3000): a tab that hangs is worse than no candidates. Tests on a loaded machine set it higher.
+ */
+export function completionTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const ms = Number(env.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS);
+  return Number.isInteger(ms) && ms > 0 ? ms : 3000;
+}
+
 /** Whether the CLI colours its text output: on a terminal, unless NO_COLOR is set. */
 export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   return isTTY && !env.NO_COLOR;

@@ -65,6 +65,7 @@ export function countSlackErrors(poster: SlackPoster, metrics: Pick<BotMetrics, 
     post: (channel, message, threadTs) => counted('chat.postMessage', () => poster.post(channel, message, threadTs)),
     update: (channel, ts, message) => counted('chat.update', () => poster.update(channel, ts, message)),
     ephemeral: (channel, user, message, threadTs) => counted('chat.postEphemeral', () => poster.ephemeral(channel, user, message, threadTs)),
+    ...(poster.delete ? { delete: (channel: string, ts: string) => counted('chat.delete', () => poster.delete!(channel, ts)) } : {}),
   };
 }
 

@@ -11,8 +11,6 @@ import { usageSpec } from './usage-spec.js';
 
 /** Cobra's ShellCompDirective bits. */
 const DIRECTIVE = { default: 0, error: 1, noFileComp: 4, filterDirs: 16 } as const;
-/** How long a completion waits for the cluster (loading the modules is not counted: a cold start on a busy machine is not an unresponsive cluster). */
-const DEADLINE_MS = 3000;
 
 type Candidate = readonly [value: string, description?: string];
 
@@ -152,7 +150,9 @@ async function snapshotServices(dir: string): Promise<Array<{ namespace: string;
   return objects.filter((o) => o.kind === 'InferenceService' && o.metadata?.name).map((o) => ({ namespace: o.metadata!.namespace ?? 'default', name: o.metadata!.name! }));
 }
 
-function withDeadline<T>(p: Promise<T>): Promise<T> {
+/** How long a completion waits for the cluster (config.ts: 3 s unless ISVC_DOCTOR_COMPLETION_TIMEOUT_MS; loading the modules is not counted: a cold start on a busy machine is not an unresponsive cluster). */
+async function withDeadline<T>(p: Promise<T>): Promise<T> {
+  const { completionTimeoutMs } = await import('../config.js');
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), DEADLINE_MS)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), completionTimeoutMs())))]).finally(() => clearTimeout(timer));
 }

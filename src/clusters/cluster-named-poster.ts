@@ -23,6 +23,7 @@ export function clusterNamedPoster(poster: SlackPoster, cluster: string): SlackP
     post: (channel, message, threadTs) => poster.post(channel, withClusterName(message, cluster), threadTs),
     update: (channel, ts, message) => poster.update(channel, ts, withClusterName(message, cluster)),
     ephemeral: (channel, user, message, threadTs) => poster.ephemeral(channel, user, withClusterName(message, cluster), threadTs),
+    ...(poster.delete ? { delete: poster.delete.bind(poster) } : {}),
   };
 }
 

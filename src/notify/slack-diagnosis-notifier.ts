@@ -3,7 +3,9 @@
  * the first reply (the deciding evidence), later the details replies, status lists.
  */
 import type { Notify } from '../core/notify.js';
+import type { Report } from '../findings/types.js';
 import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
+import type { Subscriber } from '../queue/job-data.js';
 import {
   renderClusterUnreachable,
   renderJobFailed,
@@ -20,15 +22,27 @@ import type { SlackPoster } from '../slack/slack-poster.js';
 import { notifierOf } from './notifier.js';
 
 export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEvent> {
+  /** ISVC_NOT_FOUND (a typo) asked with its own root message, on a poster that can delete it. */
+  const onlyTheAsker = (report: Report, s: Subscriber) => report.rootCause === 'ISVC_NOT_FOUND' && s.threadTs === s.rootTs && poster.delete !== undefined;
   return notifierOf<DiagnosisEvent>({
     'diagnosis-queued': (e) => poster.post(e.channel, renderProgress(e.target, { phase: 'queued' }, e.user), e.threadTs),
     'diagnosis-joined': (e) => poster.post(e.channel, renderJoined(e.target, e.user), e.threadTs),
     'diagnosis-queue-unavailable': async (e) => (await poster.update(e.channel, e.rootTs, renderQueueUnavailable()), null),
     'diagnosis-progress': async ({ subscriber: s, target, progress }) => (await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user)), null),
-    'diagnosis-reported': ({ subscriber: s, report }) => poster.post(s.channel, renderFirstReply(report), s.threadTs),
+    'diagnosis-reported': async ({ subscriber: s, report }) => {
+      // a name that does not exist concerns only the asker: told ephemerally, with "Diagnose NAME" for the close names
+      if (onlyTheAsker(report, s)) return (await poster.ephemeral(s.channel, s.user, renderVerdict(report)), null);
+      return poster.post(s.channel, renderFirstReply(report), s.threadTs);
+    },
     // after the proposals the first reply leads to (so a fix sits right under its evidence); the
     // root message becomes the verdict last, once the whole answer is in the thread
     'diagnosis-details': async ({ subscriber: s, report }) => {
+      if (onlyTheAsker(report, s)) {
+        // its public "Diagnosing…" root message goes away; where it cannot, it becomes the verdict
+        const deleted = await poster.delete!(s.channel, s.rootTs).then(() => true, () => false);
+        if (!deleted) await poster.update(s.channel, s.rootTs, renderVerdict(report));
+        return null;
+      }
       try {
         for (const reply of renderDetailReplies(report)) await poster.post(s.channel, reply, s.threadTs);
       } finally {

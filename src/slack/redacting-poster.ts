@@ -28,5 +28,6 @@ export function redactingPoster(poster: SlackPoster): SlackPoster {
     post: (channel, message, threadTs) => poster.post(channel, redactMessage(message), threadTs),
     update: (channel, ts, message) => poster.update(channel, ts, redactMessage(message)),
     ephemeral: (channel, user, message, threadTs) => poster.ephemeral(channel, user, redactMessage(message), threadTs),
+    ...(poster.delete ? { delete: poster.delete.bind(poster) } : {}),
   };
 }

@@ -10,6 +10,8 @@ export interface SlackPoster {
   post(channel: string, message: SlackMessage, threadTs?: string): Promise<string>;
   update(channel: string, ts: string, message: SlackMessage): Promise<void>;
   ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void>;
+  /** Deletes one of the bot's own messages (a root message that concerned only the asker); absent: not supported. */
+  delete?(channel: string, ts: string): Promise<void>;
 }
 
 export class SlackPostError extends CodedError<'SLACK_NOT_IN_CHANNEL' | 'SLACK_RATE_LIMITED' | 'SLACK_API_ERROR'> {

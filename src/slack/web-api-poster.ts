@@ -150,5 +150,8 @@ export function createSlackPoster(client: WebClient, options: PosterOptions = {}
     async ephemeral(channel, user, message, threadTs) {
       await retried(() => client.chat.postEphemeral({ channel, user, text: message.text, blocks: message.blocks as never, ...(threadTs ? { thread_ts: threadTs } : {}) }));
     },
+    async delete(channel, ts) {
+      await retried(() => client.chat.delete({ channel, ts }));
+    },
   };
 }

@@ -48,9 +48,11 @@ export class IsvcWatcher {
           kubeConfig,
           path: namespace ? `${base}/namespaces/${namespace}/${r.plural}` : `${base}/${r.plural}`,
           list: () =>
-            (namespace
-              ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural })
-              : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural })) as Promise<KubernetesListObject<KubernetesObject>>,
+            pagedList((page) =>
+              (namespace
+                ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural, ...page })
+                : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural, ...page })) as Promise<KubernetesListObject<KubernetesObject>>,
+            ),
           onAdd: (o) => this.saw(rank, o),
           onUpdate: (o) => this.saw(rank, o),
           onDelete: (o) => this.gone(rank, o),
@@ -137,6 +139,25 @@ export class IsvcWatcher {
     this.effective.set(key, best);
     if (!previous || !sameIsvcState(previous, best)) this.options.onChange(best, previous);
   }
+}
+
+/** Items per page of an informer's list: 10,000 InferenceServices are never one answer held whole. */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * The whole list a page at a time (limit / continue), as one list object: the pages of one list
+ * are one consistent snapshot, and the last page's resourceVersion is the one to watch from.
+ */
+export async function pagedList<T extends KubernetesObject>(listPage: (page: { limit: number; _continue?: string }) => Promise<KubernetesListObject<T>>): Promise<KubernetesListObject<T>> {
+  const items: T[] = [];
+  let token: string | undefined;
+  let last: KubernetesListObject<T>;
+  do {
+    last = await listPage({ limit: LIST_PAGE_SIZE, ...(token ? { _continue: token } : {}) });
+    for (const item of last.items ?? []) items.push(item);
+    token = last.metadata?._continue || (last.metadata as { continue?: string } | undefined)?.continue || undefined;
+  } while (token);
+  return { ...last, items };
 }
 
 function describe(error: unknown): string {

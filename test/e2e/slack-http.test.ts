@@ -41,13 +41,19 @@ describe('slash command over HTTP', () => {
     for (const c of h.slack.calls) expect(JSON.stringify(c.body)).not.toContain(SIGNING_SECRET);
   });
 
-  it('accepts NS/NAME and reports an unknown InferenceService as ISVC_NOT_FOUND', async () => {
-    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose default/sklearn-irs', channel_id: 'C0E2E2' });
+  it('accepts NS/NAME; a name that does not exist is told only to the asker, with "Diagnose NAME" for the close names, and the public root message goes away', async () => {
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose default/sklearn-irs', channel_id: 'C0E2E2', user_id: 'U0TYPO' });
     expect(res.status).toBe(200);
-    await h.slack.waitFor(verdictPosted('C0E2E2'), 20_000);
-    const replies = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0E2E2' && c.body.thread_ts);
-    expect(textOf(replies[0]!.body)).toContain('ISVC_NOT_FOUND');
-    expect(textOf(replies[0]!.body)).toContain('sklearn-iris');
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.delete' && c.body.channel === 'C0E2E2'), 20_000);
+    const root = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0E2E2')!;
+    expect(h.slack.callsTo('chat.delete').find((c) => c.body.channel === 'C0E2E2')!.body.ts).toBe(root.response!.ts);
+    // no public thread for a typo
+    expect(h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0E2E2' && c.body.thread_ts)).toHaveLength(0);
+    const told = h.slack.callsTo('chat.postEphemeral').find((c) => c.body.channel === 'C0E2E2')!;
+    expect(told.body.user).toBe('U0TYPO');
+    expect(String(told.body.text)).toContain('ISVC_NOT_FOUND');
+    expect(JSON.stringify(told.body.blocks)).toContain('"value":"default/sklearn-iris"');
+    expect(JSON.stringify(told.body.blocks)).toContain('Diagnose sklearn-iris');
   });
 
   it.each([

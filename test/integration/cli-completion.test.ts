@@ -18,6 +18,16 @@ import { useTwoNamespaceCluster } from '../support/two-namespace-cluster.js';
 const cluster = useTwoNamespaceCluster();
 
 const SCENARIO = 'test/scenarios/storage-uri-not-found';
+// a loaded CI machine may take longer than the 3 s a tab waits for a cluster: these tests check the candidates, not the wait
+const COMPLETION_TIMEOUT = { ISVC_DOCTOR_COMPLETION_TIMEOUT_MS: '60000' };
+const savedTimeout = process.env.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS;
+beforeAll(() => {
+  process.env.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS = COMPLETION_TIMEOUT.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS;
+});
+afterAll(() => {
+  if (savedTimeout === undefined) delete process.env.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS;
+  else process.env.ISVC_DOCTOR_COMPLETION_TIMEOUT_MS = savedTimeout;
+});
 
 /** The candidates (without descriptions) and the directive of `__complete ...words`. */
 async function complete(...words: string[]): Promise<{ values: string[]; directive: number; lines: string[] }> {
@@ -97,7 +107,7 @@ describe('isvc-doctor completion bash', () => {
     const words = line.split(' ');
     const script = `source <(isvc-doctor completion bash)\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}\n_isvc_doctor_complete\nprintf '%s\\n' "\${COMPREPLY[@]}"`;
     return new Promise((resolve, reject) =>
-      execFile('bash', ['-c', script], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin }, timeout: 20_000 }, (error, stdout, stderr) =>
+      execFile('bash', ['-c', script], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ...COMPLETION_TIMEOUT }, timeout: 60_000 }, (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}: ${stderr}`)) : resolve(stdout.split('\n').filter(Boolean)),
       ),
     );

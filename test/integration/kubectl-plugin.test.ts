@@ -3,6 +3,7 @@
  * linked to the built CLI as npm links them), the real kubectl runs `kubectl isvc-doctor …` and, from
  * kubectl 1.26, completes its words through the plugin.
  */
+import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -22,9 +23,13 @@ interface Result {
 }
 
 /** The real kubectl, asynchronously (the simulator answers from this process), with the plugin's bins on PATH. */
+// each test runs kubectl and the plugin as child processes: slow on a loaded machine, not a failure
+jest.setTimeout(120_000);
+
 function kubectl(...args: string[]): Promise<Result> {
   return new Promise((resolve) =>
-    execFile('kubectl', args, { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin }, timeout: 30_000 }, (error, stdout, stderr) =>
+    // a tab's 3 s wait for the cluster is raised: on a loaded CI machine these tests check the candidates, not the wait
+    execFile('kubectl', args, { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ISVC_DOCTOR_COMPLETION_TIMEOUT_MS: '60000' }, timeout: 90_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     ),
   );

@@ -175,7 +175,7 @@ describe('the requests the code makes', () => {
       }
     }
     expect(collected.length).toBeGreaterThan(scenarios.length * 5);
-  });
+  }, 180_000);
 
   it('answers /isvc status and the readiness check', async () => {
     const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/healthy-kserve')) });
@@ -204,9 +204,12 @@ describe('the requests the code makes', () => {
     for (const name of ['canary-new-revision-crashing', 'canary-split-healthy']) {
       const s = scenarios.find((x) => x.name === name)!;
       const snapshot = await loadSnapshot(s.dir);
-      await eachProposal(snapshot, `rollout ${name}`, false, async (deps) => {
-        await runRollout(deps, { target: s.expect.target, op: null, channel: 'C0RBAC', user: 'U0ALICE' });
-      });
+      // the rollout message offers its operations as buttons; each button asks for one proposal
+      for (const op of [{ kind: 'promote' }, { kind: 'rollback' }, { kind: 'split', canaryPercent: 10 }] as const) {
+        await eachProposal(snapshot, `rollout ${name} ${op.kind}`, true, async (deps) => {
+          await runRollout(deps, { target: s.expect.target, op, channel: 'C0RBAC', user: 'U0ALICE' });
+        });
+      }
     }
   }, 60_000);
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { formatLeakReport, measureLeaks } from '../fixtures/secrets/measure-leaks.mjs';
+import { SECRET_SAMPLES } from '../fixtures/secrets/secret-corpus.mjs';
 import { TARGET, writeSecretsSnapshot } from '../fixtures/secrets/secrets-snapshot.mjs';
 import { runCliMain } from '../support/run-cli.mjs';
 
@@ -20,9 +21,12 @@ const runCli = (args: string[]) => runCliMain(main, args);
 
 describe('secrets in cluster data, through the CLI', () => {
   it('leaks none of the corpus, and shows every sample', async () => {
-    const results = await measureLeaks({ runCli, dir: path.join(dir, 'corpus') });
+    // every third format here (the engine sees all of them in test/unit/logs/redact-corpus.test.ts, the
+    // CLI all of them in test/reliability/secrets.test.ts): 1,440 diagnoses took over 10 minutes on a loaded CI machine
+    const samples = SECRET_SAMPLES.filter((_, i) => i % 3 === 0);
+    const results = await measureLeaks({ runCli, dir: path.join(dir, 'corpus'), samples });
     console.log(formatLeakReport(results));
-    expect(results.length).toBeGreaterThanOrEqual(200);
+    expect(results.length).toBeGreaterThanOrEqual(100);
     expect(results.filter((r) => r.leaked.length > 0)).toEqual([]);
     expect(results.filter((r) => !r.shown).map((r) => `${r.sample} in ${r.place}`)).toEqual([]);
   }, 600_000);

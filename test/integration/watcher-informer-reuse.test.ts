@@ -36,3 +36,22 @@ it('diagnoses from the object the informer holds, without a GET of the Inference
   // the pods are listed once, by the label of the group the informer saw
   expect(asked.filter((r) => r.resource === 'pods' && r.namespace === 'default').map((r) => r.query.labelSelector)).toEqual(['serving.kubeflow.org/inferenceservice=sklearn-iris']);
 });
+
+it("lists a page at a time (limit / continue) and holds every InferenceService of the namespace", async () => {
+  const objects: Record<string, unknown>[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }];
+  for (let i = 0; i < 1200; i += 1) {
+    objects.push({ apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: `m-${i}`, namespace: 'default' }, spec: { predictor: { sklearn: { storageUri: 'gs://m' } } }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+  }
+  const sim = await startSimulator({ snapshot: { dir: '/nonexistent', objects, logs: new Map(), deny: [], cluster: { kserve: '0.11' } } as never, port: 0 });
+  closers.push(() => sim.close());
+  const watcher = new IsvcWatcher({ kubeConfig: kubeConfigForServer(sim.url), namespaces: ['default'], versions: [{ group: 'serving.kserve.io', version: 'v1beta1', plural: 'inferenceservices', kind: 'InferenceService', namespaced: true }], onChange: () => undefined, onDelete: () => undefined });
+  closers.push(() => watcher.stop());
+  await watcher.start();
+  expect(watcher.size).toBe(1200);
+  const lists = sim.requests.filter((r) => r.verb === 'list' && r.resource === 'inferenceservices');
+  expect(lists.map((r) => [r.query.limit, Boolean(r.query.continue)])).toEqual([
+    ['500', false],
+    ['500', true],
+    ['500', true],
+  ]);
+});
