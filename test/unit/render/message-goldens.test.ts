@@ -154,3 +154,41 @@ describe('a name that does not exist', () => {
     expectGolden('isvc-not-found-verdict', v);
   });
 });
+
+describe('each error', () => {
+  it('has its golden: queue down, not in channel, cluster unreachable, timed out, refused click, progress', async () => {
+    const notices = await import('../../../src/render/slack/render-notices.js');
+    const { renderJobTimedOut } = await import('../../../src/render/slack/render-timeout.js');
+    const { renderRefusal } = await import('../../../src/render/slack/render-proposal.js');
+    const { renderProgress } = await import('../../../src/render/slack/render-verdict.js');
+    const t = { namespace: 'default', name: 'sklearn-iris' };
+    expectGolden('error-queue-unavailable', notices.renderQueueUnavailable());
+    expectGolden('error-not-in-channel', notices.renderNotInChannel());
+    expectGolden('error-cluster-unreachable', notices.renderClusterUnreachable(t, 'connect ECONNREFUSED', 3));
+    expectGolden('error-timed-out', renderJobTimedOut(t, 90));
+    expectGolden('error-click-refused', renderRefusal('NOT_APPROVER', 'only approvers can apply it'));
+    expectGolden('progress-retrying', renderProgress(t, { phase: 'retrying', attempt: 2, delayMs: 4000, reason: 'ECONNRESET' }, 'U0ASKER'));
+    expectGolden('joined', notices.renderJoined(t, 'U0BOB'));
+  });
+
+  it('the unmute usage names -n', () => {
+    expect(USAGE.find((u) => u.startsWith('`/isvc unmute'))).toContain('-n NAMESPACE');
+  });
+
+  it('a fix by hand keeps its YAML as a code block (BOT_FORBIDDEN RBAC), not flattened into a bullet', async () => {
+    const { renderDetailReplies } = await import('../../../src/render/slack/index.js');
+    const yaml = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nrules:\n- apiGroups: [""]\n  resources: [pods/log]\n  verbs: [get]';
+    const report = {
+      target: { namespace: 'default', name: 'a', apiVersion: 'serving.kserve.io/v1beta1' },
+      ready: true,
+      rootCause: null,
+      findings: [
+        { code: 'ISVC_READY' as const, severity: 'info' as const, subject: 'InferenceService default/a', title: 'a is ready', evidence: [], remediation: null },
+        { code: 'BOT_FORBIDDEN' as const, severity: 'warning' as const, subject: 'Namespace default', title: 'Cannot read pods/log in default', evidence: [], remediation: { action: 'manual', summary: 'Grant get pods/log', manual: yaml, needsApproval: false } },
+      ],
+      stats: { durationMs: 1, apiRequests: 1 },
+    };
+    const text = renderDetailReplies(report).map((m) => JSON.stringify(m.blocks)).join('\n');
+    expect(text).toContain('```\\napiVersion: rbac.authorization.k8s.io/v1\\nkind: ClusterRole\\nrules:');
+  });
+});

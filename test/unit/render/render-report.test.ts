@@ -166,3 +166,31 @@ it("shows the root cause's next step in Slack, with the service's names, once", 
   // a consequence's next step is not repeated under it
   expect(text).not.toContain('-c storage-initializer');
 });
+
+it('puts the OOM fact before the Revision conditions, and never ✅ on the first reply', () => {
+  const report = oomReport();
+  const revision = 'Revision models/bert-predictor-default-00001';
+  report.findings[0] = {
+    ...report.findings[0]!,
+    evidence: [
+      { kind: 'condition', ref: revision, text: 'Active=Unknown (Deploying)' },
+      { kind: 'condition', ref: revision, text: 'ContainerHealthy=False (ExitCode137): Container failed with: Copying contents of /mnt/models to local\n' },
+      { kind: 'condition', ref: revision, text: 'ResourcesAvailable=Unknown (Deploying)' },
+      { kind: 'field', ref: 'Pod models/bert-predictor-default-abc', container: 'kserve-container', text: 'lastState.terminated.reason: OOMKilled, exitCode: 137' },
+    ],
+  };
+  const text = allText(renderFirstReply(report));
+  expect(text.indexOf('OOMKilled')).toBeGreaterThan(-1);
+  expect(text.indexOf('OOMKilled')).toBeLessThan(text.indexOf('Active=Unknown') === -1 ? Infinity : text.indexOf('Active=Unknown'));
+  expect(text).not.toContain('✅');
+});
+
+it('cuts a long root-cause title at a clause in the root message, and shows it whole in the details', () => {
+  const report = storageUriNotFoundReport();
+  const title = `ResourceQuota compute-resources forbids the pods: exceeded quota: compute-resources, requested: limits.memory=4Gi, used: limits.memory=8Gi, limited: limits.memory=8Gi; ${'and more words '.repeat(12)}end`;
+  report.findings[0] = { ...report.findings[0]!, title };
+  const verdict = allText(renderVerdict(report));
+  expect(verdict).not.toContain('end ·');
+  expect(verdict).toMatch(/ … · `STORAGE_URI_NOT_FOUND`/);
+  expect(renderDetailReplies(report).map(allText).join('\n')).toContain(title.slice(-40));
+});
