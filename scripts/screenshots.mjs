@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run screenshots`: starts the playground, drives it in headless Chromium (Debian's, through
 // playwright-core) through the main flows and writes what the page shows to docs/images/:
-// the diagnose thread, an approval, a rollout, an incident and its recovery, and /isvc status.
+// the diagnose thread (verdict, deciding evidence, the fix right under it), an approval, the rollout
+// message and a proposal it asked for, an incident and its recovery, and /isvc status.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fastBuild } from './fast-build.mjs';
@@ -44,6 +45,8 @@ async function run(page, url) {
     await page.press(where, 'Enter');
   };
   const thread = page.locator('#thread-messages');
+  // an Approve button says what it does ("✅ Raise to 512Mi", "✅ Promote the canary to 100%")
+  const APPROVE = /Raise to|Roll back to|Promote the canary to|Set canary to|Restart pods|Skip tag|Approve/;
   const shot = async (name) => {
     await page.waitForTimeout(300); // the last render settles (fonts, scroll)
     await page.screenshot({ path: `${OUT}/${name}.png` });
@@ -55,28 +58,29 @@ async function run(page, url) {
   await send('/isvc diagnose fraud-model -n ml-team');
   const root = page.locator('#messages article.message', { hasText: 'ml-team/fraud-model' });
   await root.locator('.thread-summary').click({ timeout: 30_000 });
-  await thread.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 30_000 });
+  await thread.getByRole('button', { name: APPROVE }).waitFor({ timeout: 30_000 });
   await page.click('[data-isvc="ml-team/fraud-model"]');
   await thread.locator('.bk-section', { hasText: 'Root cause' }).first().scrollIntoViewIfNeeded();
   await shot('playground-diagnose');
 
   // 2. approval: a non-approver is refused (ephemeral), the approver's click lands in the cluster
-  await thread.getByRole('button', { name: 'Approve' }).click();
+  await thread.getByRole('button', { name: APPROVE }).click();
   await thread.locator('article.ephemeral', { hasText: 'NOT_APPROVER' }).waitFor({ timeout: 20_000 });
   await as('alice');
-  await thread.getByRole('button', { name: 'Approve' }).click();
+  await thread.getByRole('button', { name: APPROVE }).click();
   await thread.getByText('Verified', { exact: false }).first().waitFor({ timeout: 60_000 });
   await page.locator('#isvc-yaml .yaml-line.changed', { hasText: '512Mi' }).first().scrollIntoViewIfNeeded();
   await as('carol');
   await thread.locator('article.message').last().scrollIntoViewIfNeeded();
   await shot('playground-approval');
 
-  // 3. rollout: the split and the proposals, with the confirm dialog of a risky one
+  // 3. rollout: one message with the revisions and the buttons; Promote asks for a proposal, whose risky Approve confirms
   await page.click('#thread-close');
   await send('/isvc rollout ranker -n recsys');
-  const rollout = page.locator('#messages article.message', { hasText: 'recsys/ranker' }).last();
+  const rollout = page.locator('#messages article.message', { hasText: 'Rollout of recsys/ranker' }).last();
+  await rollout.getByRole('button', { name: 'Promote the canary' }).click({ timeout: 30_000 });
   await rollout.locator('.thread-summary').click({ timeout: 30_000 });
-  await thread.getByRole('button', { name: 'Approve' }).first().waitFor({ timeout: 30_000 });
+  await thread.getByRole('button', { name: APPROVE }).first().waitFor({ timeout: 30_000 });
   await page.click('[data-isvc="recsys/ranker"]');
   await as('alice');
   const confirmable = thread.locator('button.bk-button[data-confirm]').first();
@@ -96,9 +100,9 @@ async function run(page, url) {
   await incident.locator('.thread-summary').click();
   await as('carol');
   await send('@isvc-doctor diagnose churn-model -n ml-team', '#thread-input');
-  await thread.getByRole('button', { name: 'Approve' }).last().waitFor({ timeout: 30_000 });
+  await thread.getByRole('button', { name: APPROVE }).last().waitFor({ timeout: 30_000 });
   await as('bob');
-  await thread.getByRole('button', { name: 'Approve' }).last().click();
+  await thread.getByRole('button', { name: APPROVE }).last().click();
   await incident.getByText('recovered', { exact: false }).waitFor({ timeout: 90_000 });
   await thread.locator('article.message').last().scrollIntoViewIfNeeded();
   await shot('playground-incident');

@@ -24,6 +24,7 @@ import { limitRequests } from '../kube/request-limits.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { ClickJobData, CommandJobData } from '../queue/job-data.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
+import { describeRedis } from '../queue/redis-connection.js';
 import { approveClick, rejectClick } from '../remediation/decide-proposal.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
@@ -193,7 +194,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     heartbeat = startHeartbeat(queue.connection, `${s.prefix}:${config.queue.name}`, { identity: options.incidents?.identity ?? `${hostname()}-${process.pid}`, version: packageVersion(), intervalMs: config.agents.heartbeatMs, warn: logger.warn });
     await heartbeat.ready;
   }
-  logger.debug('config', { namespaces: config.namespaces ?? 'all', alerts: config.alerts, approvers: config.approvers.length, queue: config.queue, leaderElection: config.leaderElection });
+  logger.debug('config', { namespaces: config.namespaces ?? 'all', alerts: config.alerts, approvers: config.approvers.length, queue: config.queue, leaderElection: config.leaderElection, redis: describeRedis(config.redisUrl), prefix: s.prefix });
   logger.info(`isvc-doctor serve: role ${role}${s.cluster !== null ? ` (cluster ${s.cluster})` : ''}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
   return {
     port,

@@ -39,7 +39,11 @@ export async function missingTag(ctx: DiagnosisContext, image: string, component
   const { repo, tag } = splitImage(image);
   const fields = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace);
   const runtimeVersion = fields.fieldPath(component, 'runtimeVersion');
-  const configs = await Promise.all(CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)));
+  const block = specBlock(ctx, component);
+  // a custom container, or a spec that names the image itself: the spec set the tag, not the controller's config
+  const custom = componentsOf(ctx.target.isvc).find((c) => c.name === (component ?? 'predictor') && !c.canary)?.modelPath.includes('containers') ?? false;
+  const fromSpec = custom || (typeof block?.image === 'string' && splitImage(block.image).repo === repo);
+  const configs = fromSpec ? [] : await Promise.all(CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)));
   for (const cm of configs) {
     const hit = cm ? configuredImage(cm.data ?? {}, repo, image) : undefined;
     if (!cm || !hit) continue;
@@ -52,9 +56,6 @@ export async function missingTag(ctx: DiagnosisContext, image: string, component
       next: `kubectl edit configmap inferenceservice-config -n ${ns}: set ${hit.path}.${versionKey} (now ${versionKey === 'image' ? image : tag}) to ${versionKey === 'image' ? 'an image' : 'a tag'} that ${repo} has${Array.isArray(hit.entry.allowedImageVersions) ? ' and list it in allowedImageVersions' : ''}${versionKey === 'image' ? '' : `, or kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: set ${runtimeVersion} to a published tag`}`,
     };
   }
-  const block = specBlock(ctx, component);
-  // a custom container has no runtimeVersion: its image is the field
-  const custom = componentsOf(ctx.target.isvc).find((c) => c.name === (component ?? 'predictor') && !c.canary)?.modelPath.includes('containers') ?? false;
   const overrides = typeof block?.image === 'string' && typeof block.runtimeVersion === 'string' && block.image !== `${repo}:${block.runtimeVersion}`;
   return {
     title: `The ${component ?? 'component'} image ${image} does not exist: ${repo} has no tag ${tag}${overrides ? ` (${runtimeVersion} ${String(block!.runtimeVersion)} replaces the tag of ${String(block!.image)})` : ''}`,

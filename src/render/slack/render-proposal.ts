@@ -8,7 +8,7 @@ import { diffLines } from '../../changes/field-changes.js';
 import type { Proposal, ProposalState } from '../../remediation/proposal.js';
 import type { VerifyOutcome } from '../../remediation/remediation-events.js';
 import { APPROVE_ACTION, REJECT_ACTION } from '../../slack/action-ids.js';
-import type { ActionsBlock, Block, SlackMessage } from '../../slack/slack-message.js';
+import type { ActionsBlock, Block, Button, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { cut, escapeCode, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { renderInfoNote } from './render-notices.js';
@@ -63,7 +63,7 @@ export function approveLabel(p: Proposal): string {
 }
 
 function buttons(p: Proposal): ActionsBlock {
-  const approve: Record<string, unknown> = { type: 'button', action_id: APPROVE_ACTION, text: { type: 'plain_text', text: cut(`✅ ${approveLabel(p)}`, 75), emoji: true }, style: 'primary', value: p.id };
+  const approve: Button = { type: 'button', action_id: APPROVE_ACTION, text: { type: 'plain_text', text: cut(`✅ ${approveLabel(p)}`, 75), emoji: true }, style: 'primary', value: p.id };
   if (p.plan.risk !== 'low') {
     approve.confirm = {
       title: { type: 'plain_text', text: 'Apply this change?' },
@@ -73,7 +73,7 @@ function buttons(p: Proposal): ActionsBlock {
       style: p.plan.risk === 'high' ? 'danger' : 'primary',
     };
   }
-  const reject = { type: 'button', action_id: REJECT_ACTION, text: { type: 'plain_text', text: 'Reject' }, value: p.id };
+  const reject: Button = { type: 'button', action_id: REJECT_ACTION, text: { type: 'plain_text', text: 'Reject' }, value: p.id };
   return { type: 'actions', block_id: `remediation:${p.id}`, elements: [approve, reject] };
 }
 

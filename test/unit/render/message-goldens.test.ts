@@ -12,6 +12,7 @@ import { renderHelp, renderJobFailed, renderStatus, renderUsageError } from '../
 import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote, renderResolvedNote, renderRootCauseChanged } from '../../../src/render/slack/render-incident.js';
 import { approveLabel, renderProposal, renderProposalDecided } from '../../../src/render/slack/render-proposal.js';
 import { expectGolden } from './golden.js';
+import type { Button } from '../../../src/slack/slack-message.js';
 
 const T0 = Date.UTC(2024, 5, 1, 12, 0, 0);
 const json = (v: unknown) => JSON.stringify(v);
@@ -150,7 +151,7 @@ describe('a name that does not exist', () => {
       stats: { durationMs: 1, apiRequests: 2 },
     });
     const buttons = v.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : []));
-    expect(buttons.map((b) => [(b.text as { text: string }).text, b.value])).toEqual([['Diagnose sklearn-iris', 'default/sklearn-iris'], ['Diagnose sklearn-iris-v2', 'default/sklearn-iris-v2']]);
+    expect(buttons.map((b) => [(b as Button).text.text, (b as Button).value])).toEqual([['Diagnose sklearn-iris', 'default/sklearn-iris'], ['Diagnose sklearn-iris-v2', 'default/sklearn-iris-v2']]);
     expectGolden('isvc-not-found-verdict', v);
   });
 });
