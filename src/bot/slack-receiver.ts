@@ -172,7 +172,7 @@ export class SlackReceiver implements Receiver {
           await withPostScope(
             `req-${entry.id}`,
             () => this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) }),
-            `r-${entry.id.replace(/-/g, '').slice(0, 16)}`,
+            `r-${entry.id.replace(/-/g, '').slice(0, 12)}`,
           );
         } catch (error) {
           this.options.logger.warn(`slack request could not be handled: ${errorMessage(error, 200)}`);
