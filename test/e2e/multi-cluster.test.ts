@@ -1,5 +1,5 @@
 /**
- * Many clusters, one Slack app (issue 16), with real processes on loopback: two simulators serving
+ * Many clusters, one Slack app, with real processes on loopback: two simulators serving
  * different scenarios (a: an OOM-killed predictor, b: a storage URI that does not exist), an agent
  * per cluster, one web process without any kubeconfig, one Redis. Each cluster's command is answered
  * from that cluster and names it; a remediation approved for a changes only a's simulator; a job

@@ -1,5 +1,5 @@
 /**
- * deploy/examples/multi-cluster-web and -agent (issue 16): the web process renders with no RBAC, no
+ * deploy/examples/multi-cluster-web and -agent: the web process renders with no RBAC, no
  * mounted token and no kubeconfig, running `serve --role web`; the agent keeps today's RBAC and runs
  * `serve --role agent --cluster NAME` for a cluster its config names; both configs validate with
  * src/config.ts in their pods' environment and name the same clusters and queue.

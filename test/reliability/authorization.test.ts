@@ -1,5 +1,5 @@
 /**
- * Authorization (issue 13, suite part 3), against a real `serve` child (two-person rule on,
+ * Authorization (part of the reliability suite), against a real `serve` child (two-person rule on,
  * per-namespace approvers) and the simulator serving oom-exit-code-137: a non-approver's click, an
  * approver of another namespace, tampered button values, an expired proposal, the requester
  * approving their own proposal, and a click on a proposal whose object changed since → 0 PATCHes;

@@ -1,5 +1,5 @@
 /**
- * Bad snapshots and config (issue 13, suite part 6): malformed YAML, missing folders and files, a
+ * Bad snapshots and config (part of the reliability suite): malformed YAML, missing folders and files, a
  * 200 MB log, binary bytes in a log, a 10,000-object objects.yaml, configs with wrong types, a
  * YAML alias bomb. The built CLI runs as a child process, as a user runs it; each input must give
  * exit 2 with one stderr line that names the file (or key), or a correct report, and never a stack

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 13, suite part 4): a real `serve` child with faults in every dependency.
+ * Faults (part of the reliability suite): a real `serve` child with faults in every dependency.
  * - SIGKILL with 20 diagnose jobs queued or running, then a new process → every job answered once;
  * - SIGKILL right after the acks → the commands are still answered (the inbox, re-run);
  * - SIGKILL Redis (AOF on) mid-run and restart it → the bot recovers without a restart, 0 lost;

@@ -1,5 +1,5 @@
 /**
- * Fuzz (issue 13, suite part 2), against a real `serve` child: signed slash commands with hostile
+ * Fuzz (part of the reliability suite), against a real `serve` child: signed slash commands with hostile
  * text (empty, 10 KB, unicode and bidi controls, NUL, newlines, shell metacharacters, names too long
  * or invalid, `-n kube-system`, mrkdwn and mention injection), malformed `block_actions` (bad JSON,
  * unknown action ids, forged and other proposals' ids, 10 KB values, missing fields) and app

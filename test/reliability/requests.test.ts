@@ -1,5 +1,5 @@
 /**
- * Requests (issue 13, suite part 1), against a real `serve` child: forged signatures, stale and
+ * Requests (part of the reliability suite), against a real `serve` child: forged signatures, stale and
  * future timestamps, missing or half headers, a body changed after signing, a signature made with
  * another secret → 401 each, nothing queued and nothing posted; Slack's retries of an accepted event
  * (`X-Slack-Retry-Num`, the same `event_id`, also arriving together) → no second job or thread.

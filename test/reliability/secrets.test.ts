@@ -1,5 +1,5 @@
 /**
- * Secrets (issue 13, suite part 5): the credential corpus (test/fixtures/secrets, ≥ 30 formats)
+ * Secrets (part of the reliability suite): the credential corpus (test/fixtures/secrets, ≥ 30 formats)
  * written into the log, termination message, modelStatus copy, a revision condition and a Warning
  * event of a failing storage-initializer, then looked for in everything that leaves the process:
  * the CLI's text / JSON / YAML, the messages a real `serve` child posted to the fake Slack Web API

@@ -1,5 +1,5 @@
 /**
- * Defect 8 of issue 13: cluster data and a user's words never notify anyone or make a link, in the
+ * Escaping: cluster data and a user's words never notify anyone or make a link, in the
  * blocks nor in the notification `text` (Slack parses both). A storageUri holding `<!channel>` or
  * `<https://evil|click>` goes through every message that can carry it: the verdict, the first
  * reply and the details, the automatic incident posts, the proposal and its outcome, the notes;
