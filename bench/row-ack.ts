@@ -14,6 +14,7 @@ import type { FakeSlackApi } from '../test/support/fake-slack-api.js';
 import { signedHeaders, slashCommandBody } from '../test/support/slack-signing.js';
 import type { BenchContext } from './bench-context.js';
 import type { BenchRow } from './bench-row.js';
+import { commandVerdicts } from './command-verdicts.js';
 import { REPO_ROOT } from './cli-bin.js';
 import { startListening } from './listening-process.js';
 import { SIGNING_SECRET, startServeProcess } from './serve-process.js';
@@ -42,7 +43,9 @@ async function burst(url: string): Promise<{ p99: number; channelPrefix: string 
 
 /** Every command of the burst has its verdict (among the fake Slack's calls from index `from` on), and the simulator is quiet. */
 async function drained(slack: FakeSlackApi, sim: SimulatorProcess, channelPrefix: string, from: number): Promise<void> {
-  await slack.waitFor((calls) => calls.slice(from).filter((c) => c.method === 'chat.update' && String(c.body.channel).startsWith(channelPrefix) && !String(c.body.text).startsWith('Diagnosing')).length >= CONCURRENT, 300_000);
+  await slack.waitFor(() => commandVerdicts(slack, from, channelPrefix) >= CONCURRENT, 300_000).catch(() => {
+    throw new Error(`${commandVerdicts(slack, from, channelPrefix)} of ${CONCURRENT} commands had their verdict within 300 s`);
+  });
   await sim.log.quiet(500);
 }
 

@@ -12,6 +12,7 @@ import type { FakeSlackApi } from '../test/support/fake-slack-api.js';
 import { signedHeaders, slashCommandBody } from '../test/support/slack-signing.js';
 import type { BenchContext } from './bench-context.js';
 import type { BenchRow, TableLine } from './bench-row.js';
+import { commandVerdicts } from './command-verdicts.js';
 import { REPO_ROOT } from './cli-bin.js';
 import type { ListeningProcess } from './listening-process.js';
 import { startServeProcess, SIGNING_SECRET } from './serve-process.js';
@@ -30,12 +31,7 @@ interface Setup {
   processes: ListeningProcess[];
 }
 
-const verdictOf = (text: unknown) => !/^(\[[a-z0-9-]+\] )?Diagnosing/.test(String(text ?? ''));
-
-/** Every command of the burst has its verdict (a chat.update of its root that is no longer "Diagnosing…"). */
-function verdicts(slack: FakeSlackApi, from: number, channelPrefix: string): number {
-  return slack.calls.slice(from).filter((c) => c.method === 'chat.update' && String(c.body.channel).startsWith(channelPrefix) && verdictOf(c.body.text)).length;
-}
+const verdicts = commandVerdicts;
 
 async function waitVerdicts(slack: FakeSlackApi, from: number, channelPrefix: string, n: number, name: string): Promise<void> {
   await slack.waitFor(() => verdicts(slack, from, channelPrefix) >= n, 120_000).catch(() => {

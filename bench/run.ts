@@ -11,6 +11,7 @@ import type { TableLine } from './bench-row.js';
 import { BENCH_ROWS } from './bench-rows.js';
 import { finalTable } from './final-table.js';
 import { killAllChildren } from './listening-process.js';
+import { settleNodeStartEnv } from './node-start-env.js';
 
 function load(): string {
   return os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -59,6 +60,8 @@ async function main(): Promise<number> {
   }
   const started = performance.now();
   console.log(`isvc-doctor bench: ${options.runs} run(s)${options.quick ? ', quick (smaller sizes: figures not comparable)' : ''}; ${os.cpus().length} cores, Node ${process.version}, load ${load()}, ${new Date().toISOString()}`);
+  const envLine = await settleNodeStartEnv(options);
+  if (envLine) console.log(`    ${envLine}`);
   const lines = await runRows(options);
   console.log(`\n${finalTable(lines)}`);
   console.log(`\nmedians over ${options.runs} run(s), [min–max] across runs (and scenarios); ${((performance.now() - started) / 1000).toFixed(0)} s in all, load ${load()}`);

@@ -49,6 +49,7 @@ export async function startServeProcess(ctx: BenchContext, options: ServeOptions
     REDIS_URL: await ctx.redisUrl(),
     PORT: '0',
     METRICS_PORT: '0',
+    ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}), // when --keep-env kept it
     ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}),
   };
   const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all', ...(options.args ?? [])];

@@ -18,7 +18,7 @@ function typescriptFiles(dir) {
 export async function fastBuild() {
   const entryPoints = ['src', 'playbooks', 'handlers'].flatMap(typescriptFiles);
   await build({ entryPoints, outdir: 'dist', outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
-  copyRuntimeFiles();
+  await copyRuntimeFiles();
   return entryPoints.length;
 }
 

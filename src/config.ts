@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { cliCacheDirOf } from './core/cli-cache-dir.js';
 import { CodedError } from './core/coded-error.js';
 import { parseDuration } from './core/duration.js';
 import { errorMessage } from './core/error-message.js';
@@ -355,13 +356,9 @@ function serviceAccountNamespace(): string | null {
   }
 }
 
-/**
- * Where the CLI keeps its caches (discovery hints, as kubectl keeps ~/.kube/cache):
- * $XDG_CACHE_HOME/isvc-doctor, else ~/.cache/isvc-doctor; null without either (no cache).
- */
+/** Where the CLI keeps its caches: core/cli-cache-dir.ts. */
 export function cliCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'isvc-doctor');
-  return env.HOME ? path.join(env.HOME, '.cache', 'isvc-doctor') : null;
+  return cliCacheDirOf(env);
 }
 
 /**

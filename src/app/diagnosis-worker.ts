@@ -9,6 +9,7 @@ import type { BotMetrics } from '../bot/metrics.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../core/logger.js';
 import type { Notify } from '../core/notify.js';
+import type { TargetRef } from '../core/target-ref.js';
 import { listIsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
@@ -32,6 +33,11 @@ export interface DiagnosisWorkerWiring {
   logger: Logger;
   /** A cluster agent's: clicks and commands handed over by the web process. */
   forwarded?: JobDeps['forwarded'];
+  /**
+   * The InferenceService as this process's watcher holds it (synced, in a watched namespace), or
+   * undefined: a diagnosis starts from it instead of asking the API server again.
+   */
+  held?(target: TargetRef): Parameters<Diagnoser>[2];
 }
 
 /** Rejects as soon as the signal aborts (the work itself may go on; its result is dropped). */
@@ -50,7 +56,7 @@ export function startDiagnosisWorker(w: DiagnosisWorkerWiring): Worker {
   const worker = createDiagnosisWorker(
     { redisUrl: w.config.redisUrl, name: w.config.queue.name, concurrency: w.config.queue.concurrency, prefix: w.prefix },
     {
-      diagnose: (target, signal) => abortable(w.diagnose(target, signal), signal),
+      diagnose: (target, signal) => abortable(w.diagnose(target, signal, w.held?.(target)), signal),
       listStatus: (namespace) => listIsvcStatus(w.kubeConfig, namespace),
       notify: w.notify,
       store: w.store,

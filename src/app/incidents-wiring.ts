@@ -27,8 +27,8 @@ export interface IncidentsWiring {
   connection: Redis;
   /** BullMQ key prefix ("bull" unless isolated). */
   prefix: string;
-  /** The incident messages' notifier (needed where the worker runs). */
-  notify: Notify<IncidentEvent>;
+  /** The incident messages' notifier (required where the worker runs). */
+  notify?: Notify<IncidentEvent>;
   diagnose: Diagnoser;
   logger: Logger;
   /** Joins and recoveries within this long are posted together (default 1 s). */
@@ -53,17 +53,19 @@ export function leaseNamespace(config: Pick<AppConfig, 'leaderElection' | 'podNa
 
 export function startIncidents(w: IncidentsWiring): RunningIncidents {
   const { config } = w;
+  if (alertsConfigured(config) && w.runWorker && !w.notify) throw new Error('the incident worker needs a notifier');
   const keyPrefix = `${w.prefix}:${config.queue.name}:incidents`;
   const store = new IncidentStore(w.connection, keyPrefix);
   const mutes = new MuteStore(w.connection, keyPrefix);
   const queue = new IncidentQueue({ connection: w.connection, name: `${config.queue.name}-incidents`, prefix: w.prefix, refreshDelayMs: w.refreshDelayMs ?? 1000, backoffMs: config.queue.backoffMs });
   const enabled = alertsConfigured(config);
+  const notify = w.notify;
   const channelFor = (ns: string) => alertsChannelFor(config, ns);
   const worker =
-    enabled && w.runWorker
+    enabled && w.runWorker && notify
       ? createIncidentWorker(
           { redisUrl: config.redisUrl, name: `${config.queue.name}-incidents`, prefix: w.prefix, concurrency: config.queue.concurrency, warn: w.logger.warn },
-          { diagnose: (target, signal) => w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)), notify: w.notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
+          { diagnose: (target, signal) => w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)), notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
         )
       : null;
   const kubeConfig = w.kubeConfig;

@@ -35,7 +35,6 @@ import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
 import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
 import { agentConfig } from './cluster-config.js';
-import { createSlackSide } from './slack-side.js';
 
 export interface ServeOptions {
   config: AppConfig;
@@ -79,8 +78,12 @@ function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
   });
 }
 
-/** What every role shares, built once: clients, the queue producers, the diagnoser, the Slack side, the remediation flow, incidents. */
-function buildServices(options: ServeOptions, parts: RoleParts) {
+/**
+ * What the role shares, built once: clients, the queue producers, the diagnoser, incidents and,
+ * where the role talks to Slack (web, workers), the Slack side and the remediation flow. The
+ * watcher alone only queues incident jobs: it loads no Slack client.
+ */
+async function buildServices(options: ServeOptions, parts: RoleParts) {
   const cluster = options.role === 'agent' ? (options.cluster ?? null) : null;
   const config = cluster === null ? options.config : agentConfig(options.config, cluster);
   const logger = options.logger ?? createLogger({ level: config.logLevel, redact: redactDeep });
@@ -95,36 +98,54 @@ function buildServices(options: ServeOptions, parts: RoleParts) {
   const signatures = options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles);
   const diagnose = lazyDiagnoser(kubeConfig, config.diagnosis, () => signatures);
   if (parts.workers) void diagnose.preload().catch((e: unknown) => logger.warn(`diagnoser: ${String(e)}`));
-  const slack = createSlackSide(config, metrics, logger, cluster, { redis: queue.connection, keyPrefix: `${prefix}:${config.queue.name}` });
-  const remediation = createRemediationDeps({
-    config,
-    kubeConfig,
-    redis: queue.connection,
-    keyPrefix: `${prefix}:${config.queue.name}`,
-    notify: slack.notify.remediation,
-    groups: slack.groups,
-    enqueue: (job) => queue.addRemediation(job),
-    diagnose,
-    warn: (m) => logger.warn(m),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const incidents = startIncidents({ config, runWorker: parts.workers, runWatcher: parts.watcher, kubeConfig, connection: queue.connection, prefix, notify: slack.notify.incidents, diagnose, logger, ...options.incidents });
+  let talk = null;
+  if (parts.web || parts.workers) {
+    const slack = (await import('./slack-side.js')).createSlackSide(config, metrics, logger, cluster, { redis: queue.connection, keyPrefix: `${prefix}:${config.queue.name}` });
+    const remediation = createRemediationDeps({
+      config,
+      kubeConfig,
+      redis: queue.connection,
+      keyPrefix: `${prefix}:${config.queue.name}`,
+      notify: slack.notify.remediation,
+      groups: slack.groups,
+      enqueue: (job) => queue.addRemediation(job),
+      diagnose,
+      warn: (m) => logger.warn(m),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    talk = { slack, remediation };
+  }
+  const incidents = startIncidents({ config, runWorker: parts.workers, runWatcher: parts.watcher, kubeConfig, connection: queue.connection, prefix, ...(talk ? { notify: talk.slack.notify.incidents } : {}), diagnose, logger, ...options.incidents });
   const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
   incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
   if (incidents.watcher) metrics.observeWatcher(incidents.watcher);
   const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
-  return { cluster, config, logger, kubeConfig, prefix, metrics, queue, diagnose, slack, remediation, incidents, routes };
+  return { cluster, config, logger, kubeConfig, prefix, metrics, queue, diagnose, talk, incidents, routes };
 }
 
-type Services = ReturnType<typeof buildServices>;
+type Services = Awaited<ReturnType<typeof buildServices>>;
+type SlackFacing = NonNullable<Services['talk']>;
 
 /** The parts the role runs; `httpClosers` stop taking requests (Slack, the health server). */
 async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number; metricsPort: number }> {
-  const { config, queue, slack, remediation, logger } = s;
+  const slackParts = s.talk ? await startSlackParts(s, s.talk, parts, httpClosers) : { app: null, worker: null, port: 0 };
+  try {
+    const ops = await startMetricsServer(s.routes, s.config.metricsPort);
+    httpClosers.push(ops.close);
+    return { ...slackParts, port: slackParts.port || ops.port, metricsPort: ops.port };
+  } catch (error) {
+    await slackParts.worker?.close(true).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The diagnosis worker and the Slack listeners, as the role runs them. */
+async function startSlackParts(s: Services, talk: SlackFacing, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number }> {
+  const { config, queue, logger } = s;
+  const { slack, remediation } = talk;
   let app: App | null = null;
   let port = 0;
-  let metricsPort = 0;
   const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
   // a cluster's agent runs the clicks and commands the web process hands over, as if they came to it
   const forwarded = async (data: ClickJobData | CommandJobData): Promise<string> => {
@@ -135,7 +156,20 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   };
   // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the diagnosis worker)
   const worker = parts.workers
-    ? (await import('./diagnosis-worker.js')).startDiagnosisWorker({ config, prefix: s.prefix, kubeConfig: s.kubeConfig, diagnose: s.diagnose, store: queue.store, notify: slack.notify.diagnosis, remediation, metrics: s.metrics, logger, ...(s.cluster !== null ? { forwarded } : {}) })
+    ? (await import('./diagnosis-worker.js')).startDiagnosisWorker({
+        config,
+        prefix: s.prefix,
+        kubeConfig: s.kubeConfig,
+        diagnose: s.diagnose,
+        // where this process leads the watcher, a command's diagnosis starts from the informer's object
+        held: (t) => s.incidents.watcher?.inferenceService(t.namespace, t.name),
+        store: queue.store,
+        notify: slack.notify.diagnosis,
+        remediation,
+        metrics: s.metrics,
+        logger,
+        ...(s.cluster !== null ? { forwarded } : {}),
+      })
     : null;
   try {
     if (parts.web) {
@@ -145,14 +179,11 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
       httpClosers.push(web.stop);
       port = web.port;
     }
-    const ops = await startMetricsServer(s.routes, config.metricsPort);
-    metricsPort = ops.port;
-    httpClosers.push(ops.close);
   } catch (error) {
     await worker?.close(true).catch(() => undefined);
     throw error;
   }
-  return { app, worker, port: port || metricsPort, metricsPort };
+  return { app, worker, port };
 }
 
 /** Which process this is, given the config: a multi-cluster web process, an agent, or today's roles. */
@@ -176,7 +207,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   checkRole(options, role);
   if (options.config.clusters && role === 'web') return (await import('./cluster-web.js')).startClusterWeb(options);
   const parts = ROLE_PARTS[role];
-  const s = buildServices(options, parts);
+  const s = await buildServices(options, parts);
   const { config, logger, queue, incidents } = s;
   const httpClosers: Array<() => Promise<unknown>> = [];
   let started;

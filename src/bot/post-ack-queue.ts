@@ -1,8 +1,10 @@
 /**
  * Work done after Slack's ack, run a few at a time and only after the acks of a burst are out: while
  * requests are still arriving the work waits (up to `maxDelayMs`), so the acks get the CPU first
- * (Slack's 3 s are about the ack) and the Redis / Slack work behind them is paced. The queue is
- * bounded (`maxPending`): a caller checks `full` before acking, so a burst cannot pile up memory.
+ * (Slack's 3 s are about the ack) and the Redis / Slack work behind them is paced. A request on its
+ * own (nothing waiting or running, none in the `isolatedMs` before it) is no burst: its work starts at
+ * once. The queue is bounded (`maxPending`): a caller checks `full` before acking, so a burst cannot
+ * pile up memory.
  */
 export interface PostAckQueueOptions {
   concurrency?: number;
@@ -10,6 +12,8 @@ export interface PostAckQueueOptions {
   quietMs?: number;
   /** …or once the oldest work has waited this long. */
   maxDelayMs?: number;
+  /** Work pushed this long after the previous push, with nothing waiting or running, starts at once. */
+  isolatedMs?: number;
   /** At most this many waiting (not yet running) pieces of work. */
   maxPending?: number;
   onError?(error: unknown): void;
@@ -32,7 +36,7 @@ export class PostAckQueueFull extends Error {
 }
 
 export function createPostAckQueue(options: PostAckQueueOptions = {}): PostAckQueue {
-  const { concurrency = 8, quietMs = 5, maxDelayMs = 100, maxPending = 5000 } = options;
+  const { concurrency = 8, quietMs = 5, maxDelayMs = 100, isolatedMs = 20, maxPending = 5000 } = options;
   type Item = { work: () => Promise<unknown>; at: number; done: () => void };
   const pending: Item[] = [];
   let running = 0;
@@ -65,10 +69,13 @@ export function createPostAckQueue(options: PostAckQueueOptions = {}): PostAckQu
   return {
     push(work) {
       if (stopped || pending.length >= maxPending) return Promise.reject(new PostAckQueueFull());
-      lastPush = performance.now();
+      const now = performance.now();
+      const isolated = pending.length === 0 && running === 0 && timer === null && now - lastPush >= isolatedMs;
+      lastPush = now;
       return new Promise<void>((resolve) => {
-        pending.push({ work, at: lastPush, done: resolve });
-        timer ??= setTimeout(wake, quietMs);
+        pending.push({ work, at: now, done: resolve });
+        if (isolated) next();
+        else timer ??= setTimeout(wake, quietMs);
       });
     },
     get full() {

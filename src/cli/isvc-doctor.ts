@@ -1,17 +1,10 @@
 #!/usr/bin/env node
-/** The isvc-doctor executable (also linked as the kubectl plugin kubectl-isvc_doctor: see invoked-as.ts). */
-import { invokedAs } from './invoked-as.js';
+/**
+ * The isvc-doctor executable (also linked as the kubectl plugin kubectl-isvc_doctor: see
+ * invoked-as.ts), as tsc and the fast build compile it. `npm run build` writes bundled-bin.ts's
+ * bundle over it.
+ */
 import { main } from './main.js';
+import { runBin } from './run-bin.js';
 
-const { program, args } = invokedAs(process.argv[1], process.argv.slice(2));
-
-main(args, undefined, { program }).then(
-  (code) => {
-    process.exitCode = code;
-    // a completion answers at once, even while a cluster read it gave up on is still pending
-    if (args[0] === '__complete') process.stdout.write('', () => process.exit(code));
-  },
-  () => {
-    process.exitCode = 4;
-  },
-);
+runBin(async () => main);

@@ -82,6 +82,11 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
         continue;
       }
       found = await lookup;
+      // not found by a recent hint that went unchecked: a fresh discovery says whether to look again
+      if (!found && !(await reader.hintHeld(true))) {
+        await reader.settled();
+        continue;
+      }
       break;
     }
   } catch (error) {

@@ -16,7 +16,7 @@ import {
   type CustomResource,
   type VersionedResource,
 } from './resources.js';
-import { cachedServedGroups, discoveryHints, firstServed, rememberServedGroups, sameServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
+import { answeredRecently, cachedServedGroups, discoveryHints, firstServed, rememberServedGroups, sameServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
 import {
   inferenceServiceSchema,
   knativeServiceSchema,
@@ -73,13 +73,13 @@ export class ClusterReader {
    * What the first wave of reads goes by before discovery answers: this process's remembered
    * answer, else a hint from an earlier process (checked by `hintHeld`); undefined: neither.
    */
-  private readonly early: { groups: ServedGroups; hinted: boolean } | undefined;
+  private readonly early: { groups: ServedGroups; hinted: boolean; recent: boolean } | undefined;
 
   constructor(private readonly clients: KubeClients) {
     this.cluster = clients.kubeConfig.getCurrentCluster()?.server ?? '';
     const remembered = cachedServedGroups(this.cluster);
     const hint = remembered ? undefined : discoveryHints()?.read(this.cluster);
-    this.early = remembered ? { groups: remembered, hinted: false } : hint ? { groups: hint, hinted: true } : undefined;
+    this.early = remembered ? { groups: remembered, hinted: false, recent: true } : hint ? { groups: hint, hinted: true, recent: answeredRecently(hint) } : undefined;
   }
 
   /** Requests the API refused so far, one per distinct verb/resource/namespace. */
@@ -122,19 +122,20 @@ export class ClusterReader {
     });
   }
 
-  /** The groups reads go by: at once when remembered or hinted (a hint is checked by a fresh discovery sent alongside), else discovery's answer. */
+  /** The groups reads go by: at once when remembered or hinted (an older hint is checked by a fresh discovery sent alongside), else discovery's answer. */
   private groupsForReads(): Promise<ServedGroups | null> {
     if (!this.early) return this.servedGroups();
-    if (this.early.hinted) void this.servedGroups();
+    if (this.early.hinted && !this.early.recent) void this.servedGroups();
     return Promise.resolve(this.early.groups);
   }
 
   /**
    * False when the reads so far went by a hint that a fresh discovery contradicts: the caller
-   * starts again with a new reader (which goes by the fresh answer, now remembered).
+   * starts again with a new reader (which goes by the fresh answer, now remembered). A recent hint
+   * is checked only when asked `evenIfRecent` (the InferenceService was not found by it).
    */
-  async hintHeld(): Promise<boolean> {
-    if (!this.early?.hinted) return true;
+  async hintHeld(evenIfRecent = false): Promise<boolean> {
+    if (!this.early?.hinted || (this.early.recent && !evenIfRecent)) return true;
     const fresh = await this.servedGroups();
     return fresh === null || sameServedGroups(fresh, this.early.groups);
   }

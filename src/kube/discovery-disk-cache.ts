@@ -2,7 +2,9 @@
  * The CLI's discovery hints on disk (one small JSON file per API server under the user's cache
  * folder, like kubectl's ~/.kube/cache/discovery): the next `diagnose` sends its first wave of reads
  * at once instead of waiting for discovery first. A hint is checked against a fresh discovery sent
- * in the same wave (src/kube/cluster-reader.ts), so a stale file never changes a diagnosis.
+ * in the same wave (src/kube/cluster-reader.ts), unless it is as recent as an answer the process
+ * would remember itself (five minutes, as the bot goes by its own), so an older file never changes
+ * a diagnosis.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,7 @@ export function diskDiscoveryHints(dir: string, now: () => number = Date.now): D
         if (hint.server !== cluster || typeof hint.at !== 'number' || now() - hint.at > TTL_MS || !hint.versions || typeof hint.versions !== 'object') return undefined;
         const versions = new Map<string, readonly string[]>();
         for (const [group, list] of Object.entries(hint.versions)) if (Array.isArray(list) && list.every((v) => typeof v === 'string')) versions.set(group, list);
-        return { versions };
+        return { versions, answeredAt: hint.at };
       } catch {
         return undefined;
       }

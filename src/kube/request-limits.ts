@@ -12,10 +12,12 @@
  *
  * Applied to a KubeConfig (`limitRequests`): every API client made from it (`makeApiClient`,
  * `makeKubeClients`) authenticates each request through `applySecurityAuthentication`, which is
- * where the bucket is waited for and the abort signal set. Watches (long-lived streams) go through
+ * where the bucket is waited for and the abort signal set, and where the request's own agent is
+ * swapped for the KubeConfig's keep-alive one (kept-connections.ts). Watches (long-lived streams) go through
  * `applyToFetchOptions` and are neither timed out nor counted.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { keptAgent } from './kept-connections.js';
 import { TokenBucket } from './token-bucket.js';
 
 export interface KubeRequestLimits {
@@ -51,6 +53,8 @@ interface RequestContextLike {
   getUrl(): string;
   getSignal(): AbortSignal | undefined;
   setSignal(signal: AbortSignal): void;
+  getAgent(): unknown;
+  setAgent(agent: unknown): void;
 }
 
 type Limited = KubeConfig & { [LIMITS]?: { limits: KubeRequestLimits; bucket: TokenBucket } };
@@ -70,6 +74,7 @@ export function limitRequests<K extends KubeConfig>(kubeConfig: K, limits: KubeR
     const current = kc[LIMITS]!;
     if (!UNLIMITED_PATHS.some((p) => p.test(pathOf(ctx.getUrl())))) await current.bucket.take();
     await authenticate(context);
+    ctx.setAgent(keptAgent(kc, ctx.getAgent()));
     if (current.limits.timeoutMs > 0 && !ctx.getSignal()) ctx.setSignal(AbortSignal.timeout(current.limits.timeoutMs));
   };
   return kubeConfig;

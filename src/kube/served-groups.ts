@@ -6,9 +6,17 @@
 export interface ServedGroups {
   /** Served versions of each group, the preferred one first. */
   versions: ReadonlyMap<string, readonly string[]>;
+  /** When discovery gave this answer (epoch ms), when known (a hint from an earlier process). */
+  answeredAt?: number;
 }
 
+/** How long a process goes by a discovery answer without asking again. */
 const TTL_MS = 5 * 60_000;
+
+/** Whether an answer is as recent as one this process would still go by without asking again. */
+export function answeredRecently(groups: ServedGroups, now = Date.now()): boolean {
+  return groups.answeredAt !== undefined && now - groups.answeredAt >= 0 && now - groups.answeredAt <= TTL_MS;
+}
 const cache = new Map<string, { at: number; groups: ServedGroups }>();
 
 export function cachedServedGroups(cluster: string, now = Date.now()): ServedGroups | undefined {
@@ -29,7 +37,9 @@ export function rememberServedGroups(cluster: string, groups: ServedGroups, now 
  * A remembered answer from an earlier process (the CLI keeps one per cluster on disk, as kubectl
  * keeps its discovery cache): only a hint. A reader uses it to send its first wave at once, and
  * checks it against a fresh discovery sent in the same wave; a hint that turns out wrong costs a
- * second try, never a finding.
+ * second try, never a finding. A hint answered within the time a process goes by its own
+ * remembered answer is taken as that would be, unchecked, unless the InferenceService is not found
+ * by it.
  */
 export interface DiscoveryHints {
   read(cluster: string): ServedGroups | undefined;

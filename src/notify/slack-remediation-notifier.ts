@@ -3,6 +3,7 @@ import type { Notify } from '../core/notify.js';
 import type { RemediationEvent } from '../remediation/remediation-events.js';
 import {
   renderApplyOutcome,
+  renderDryRunRefused,
   renderOfferNotPlanned,
   renderProposal,
   renderProposalDecided,
@@ -20,7 +21,7 @@ export function slackRemediationNotifier(poster: SlackPoster): Notify<Remediatio
     'proposal-decided': async ({ proposal: p, messageTs, state, by, note }) => (await poster.update(p.channel, messageTs, renderProposalDecided(p, state, by, note)), null),
     'click-refused': async (e) => (await poster.ephemeral(e.channel, e.user, renderRefusal(e.code, e.message), e.threadTs), null),
     'remediation-applied': ({ proposal: p, by }) => poster.post(p.channel, renderApplyOutcome(p, by, 'applied', p.plan.summary), p.threadTs),
-    'remediation-failed': ({ proposal: p, by, code }) => poster.post(p.channel, renderApplyOutcome(p, by, 'failed', code), p.threadTs),
+    'remediation-failed': ({ proposal: p, by, code, dryRunRefused }) => poster.post(p.channel, dryRunRefused !== undefined ? renderDryRunRefused(p, by, code, dryRunRefused) : renderApplyOutcome(p, by, 'failed', code), p.threadTs),
     'remediation-verified': ({ proposal: p, outcome, waitedSeconds }) => poster.post(p.channel, renderVerification(p, outcome, waitedSeconds), p.threadTs),
     'offer-not-planned': ({ thread, findingCode, code, message }) => poster.post(thread.channel, renderOfferNotPlanned(findingCode, code, message), thread.threadTs),
     'replan-failed': ({ proposal: p, code, message }) => poster.post(p.channel, renderReplanFailed(p, code, message), p.threadTs),

@@ -123,7 +123,7 @@ async function start(
       }),
   );
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const token = `xoxb-playground-${randomBytes(8).toString('hex')}`;
+  const token = `xoxb-fake_playground_${randomBytes(8).toString('hex')}`;
   const signingSecret = randomBytes(16).toString('hex');
   const standin = createSlackStandin({ baseUrl, strict: true, token, keepCalls: 2000 });
   for (const p of PEOPLE) standin.store.people.set(p.id, p);

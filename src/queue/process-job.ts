@@ -102,11 +102,14 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   const started = Date.now();
   const quietly = (p: Promise<unknown>) => p.catch((e: unknown) => deps.warn?.(`slack: ${errorMessage(e)}`));
   const progress = (p: Progress) => quietly(deps.notify({ kind: 'diagnosis-progress', target: data.target, subscriber: root, progress: p }));
-  await progress({ phase: 'running', attempt });
+  // the root message says "running" while the diagnosis runs: the diagnosis does not wait for Slack,
+  // and every later post or update of this root waits for it, so it never lands after them
+  const running = progress({ phase: 'running', attempt });
   let report: Report;
   try {
     report = await deadline(deps, `the diagnosis of ${data.target.namespace}/${data.target.name}`, signal, (s) => deps.diagnose(data.target, s));
   } catch (error) {
+    await running;
     // a job stopped at its deadline is not tried again: the thread hears now, not after every attempt's deadline
     const last = attempt >= attempts || error instanceof JobTimeoutError;
     if (error instanceof ClusterUnreachableError && !last) {
@@ -129,6 +132,7 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
     throw error;
   }
   const subs = threads(root, await deps.store.close(job.id ?? '', diagnosisDedupId(data.target)));
+  await running;
   // the poster already retried (without duplicating); a thread Slack still refuses is logged, not a job
   // retry that would diagnose again and post the other threads' answers twice
   await Promise.all(subs.map((subscriber) => deps.notify({ kind: 'diagnosis-reported', report, subscriber }).catch((e: unknown) => deps.warn?.(`slack: the report for ${subscriber.channel}/${subscriber.threadTs} could not be posted: ${errorMessage(e)}`))));

@@ -1,6 +1,7 @@
 /**
  * The worker's `remediate` job (jobId = proposal id): apply an approved proposal exactly once,
- * record it, and verify. `approved → applying` is a compare-and-set, and the action's apply
+ * record it, and verify. A proposal planned from a diagnosis' reads is dry-run first (while still
+ * `approved`: a retry that finds it `applying` may already have written, and does not dry-run). `approved → applying` is a compare-and-set, and the action's apply
  * recognises a write it already made for this proposal, so a job retried after a worker crash
  * neither repeats the write nor loses the approval. A conflict (the object changed after the
  * click) re-plans and asks again. Cluster unreachable: rethrown, BullMQ retries.
@@ -10,6 +11,7 @@ import { errorCode, errorMessage } from '../core/error-message.js';
 import { describeRef, ObjectGoneError, WriteConflictError } from '../kube/cluster-writer.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import { actionById } from './actions/index.js';
+import { dryRunApproved, needsDryRun } from './dry-run-approved.js';
 import { actionContext } from './plan-proposal.js';
 import type { Proposal, ProposalRecord, ProposalState } from './proposal.js';
 import type { RemediateJob, RemediationDeps } from './remediation-deps.js';
@@ -31,18 +33,24 @@ async function setMessage(deps: RemediationDeps, rec: ProposalRecord, state: Pro
 }
 
 export async function applyProposal(deps: RemediationDeps, job: RemediateJob, signal?: AbortSignal): Promise<RemediateResult> {
-  const rec = await deps.store.get(job.proposalId);
-  if (!rec) return { outcome: 'remediation', state: 'missing' };
+  const stored = await deps.store.get(job.proposalId);
+  if (!stored) return { outcome: 'remediation', state: 'missing' };
+  // a click can come before the offer's ts was stored: the click's own ts names the message to update
+  const rec = stored.messageTs || !job.messageTs ? stored : { ...stored, messageTs: job.messageTs };
   const p = rec.proposal;
   const approver = rec.decidedBy ?? job.approver;
   if (rec.state === 'applied') return verifyAndRecord(deps, rec, approver, signal);
   if (rec.state !== 'approved' && rec.state !== 'applying') return { outcome: 'remediation', state: rec.state };
+  const action = actionById(p.action);
+  if (!action) throw new UnrecoverableError(`REMEDIATION_UNKNOWN_ACTION: ${p.action}`);
+  if (needsDryRun(rec)) {
+    const checked = await dryRunApproved(deps, rec, action, approver);
+    if (!checked.ok) return { outcome: 'remediation', state: checked.state };
+  }
   if (rec.state === 'approved') {
     const moved = await deps.store.transition(p.id, ['approved'], 'applying', approver, deps.now());
     if (!moved.ok && moved.state !== 'applying') return { outcome: 'remediation', state: moved.state === 'missing' ? 'missing' : moved.state };
   }
-  const action = actionById(p.action);
-  if (!action) throw new UnrecoverableError(`REMEDIATION_UNKNOWN_ACTION: ${p.action}`);
   const object = describeRef(p.plan.target);
   const patch = JSON.stringify(p.plan.write);
   let applied;

@@ -1,14 +1,18 @@
 /**
  * Builds a RemediationAction that merge-patches one object: plan reads the live object, asks the
  * action's `build` for the merge patch, pins it to the live resourceVersion, runs it with
- * dryRun=All and keeps the fields that changed; validate compares resourceVersions; apply sends the
- * same patch plus an annotation naming the proposal, so that a retried apply recognises its own
- * write instead of repeating it (and a patch pinned to an old resourceVersion gets 409).
+ * dryRun=All and keeps the fields that changed (planned from a diagnosis' reads: the patch applied
+ * to the object it read, no request; the dry run waits for the approval); dryRun sends the planned
+ * patch with dryRun=All next to a fresh read of the object; validate compares resourceVersions;
+ * apply sends the same patch plus an annotation naming the proposal, so that a retried apply
+ * recognises its own write instead of repeating it (and a patch pinned to an old resourceVersion
+ * gets 409).
  */
 import type { z } from 'zod';
 import { fieldChanges } from '../changes/field-changes.js';
+import { applyMergePatch } from '../changes/merge-patch.js';
 import { RemediationError } from '../changes/remediation-error.js';
-import { WriteConflictError, describeRef, type ObjectRef } from '../kube/cluster-writer.js';
+import { ObjectGoneError, WriteConflictError, describeRef, type ObjectRef } from '../kube/cluster-writer.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { ActionContext, Plan, RemediationAction, Risk } from './types.js';
 
@@ -46,8 +50,9 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
       const built = await spec.build(live, params, ctx);
       const resourceVersion = live.metadata.resourceVersion ?? '';
       const patch = withMeta(built.patch, { resourceVersion });
-      const dry = await ctx.writer.patch(target, 'merge', patch, { dryRun: true });
-      const changes = fieldChanges(live, dry);
+      // from the objects a diagnosis just read: their patched copy (the API server dry-runs it on approval)
+      const after = ctx.seen ? applyMergePatch(live, patch) : await ctx.writer.patch(target, 'merge', patch, { dryRun: true });
+      const changes = fieldChanges(live, after);
       if (changes.length === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `${describeRef(target)} already has the change`);
       const plan: Plan = {
         action: spec.id,
@@ -60,8 +65,17 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
         write: { kind: 'patch', target, patchType: 'merge', patch },
         risk: built.risk,
         riskNote: built.riskNote,
+        checkedBy: ctx.seen ? 'reads' : 'dry-run',
       };
       return plan;
+    },
+    async dryRun(ctx, plan) {
+      if (plan.write.kind !== 'patch') throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a patch plan');
+      // one wave: the object as it is now, and the API server's answer to the patch pinned to the planned resourceVersion
+      const [live, dry] = await Promise.all([ctx.writer.get(plan.target), ctx.writer.patch(plan.target, 'merge', plan.write.patch, { dryRun: true })]);
+      if (!live) throw new ObjectGoneError(`${describeRef(plan.target)}: not found`);
+      if (live.metadata.resourceVersion !== plan.resourceVersion) throw new WriteConflictError(`${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})`);
+      return fieldChanges(live, dry);
     },
     async validate(ctx, plan) {
       const live = await ctx.writer.get(plan.target);

@@ -24,7 +24,8 @@ export type RemediationEvent =
   /** Only the one who clicked sees it; nothing was changed. */
   | { kind: 'click-refused'; channel: string; user: string; threadTs?: string; code: string; message: string }
   | { kind: 'remediation-applied'; proposal: Proposal; by: string }
-  | { kind: 'remediation-failed'; proposal: Proposal; by: string; code: string }
+  /** The write failed, or (`dryRunRefused`: the API server's reason) its dry run on approval was refused and nothing was written. */
+  | { kind: 'remediation-failed'; proposal: Proposal; by: string; code: string; dryRunRefused?: string }
   | { kind: 'remediation-verified'; proposal: Proposal; outcome: VerifyOutcome; waitedSeconds: number }
   /** A fix a finding offers that could not be planned (at the cap, nothing to change, role denied). */
   | { kind: 'offer-not-planned'; thread: ThreadRef; findingCode: string; code: string; message: string }

@@ -17,7 +17,9 @@ export async function replanProposal(deps: RemediationDeps, rec: ProposalRecord,
   const moved = await deps.store.transition(p.id, from, 'superseded', actor, deps.now());
   if (!moved.ok) return null;
   await deps.audit.append({ event: 'superseded', proposalId: p.id, action: p.action, object: describeRef(p.plan.target), actor, outcome: reason });
-  if (rec.messageTs) await deps.notify({ kind: 'proposal-decided', proposal: p, messageTs: rec.messageTs, state: 'superseded', by: null, note: reason }).catch((e: unknown) => deps.warn(`slack update: ${errorMessage(e)}`));
+  // a click can come before the proposal's message ts was stored with the record it read: read it again
+  const ts = rec.messageTs ?? (await deps.store.get(p.id))?.messageTs;
+  if (ts) await deps.notify({ kind: 'proposal-decided', proposal: p, messageTs: ts, state: 'superseded', by: null, note: reason }).catch((e: unknown) => deps.warn(`slack update: ${errorMessage(e)}`));
   try {
     const next = await planProposal(deps, { action: p.action, params: p.params, target: p.target, findingCode: p.findingCode, requester: p.requester, channel: p.channel, threadTs: p.threadTs });
     await deps.store.setFields(p.id, { supersededBy: next.id });

@@ -32,6 +32,13 @@ export interface Plan {
   write: PlannedWrite;
   risk: Risk;
   riskNote: string;
+  /**
+   * How the change was checked when planned: 'dry-run' (the API server accepted the write with
+   * dryRun=All and `changes` is its answer) or 'reads' (computed from the objects the diagnosis read
+   * moments ago; the API server's dry run comes when a person approves, before the write).
+   * Absent: 'dry-run'.
+   */
+  checkedBy?: 'dry-run' | 'reads';
 }
 
 /** What the remediation settings of the config give the actions. */
@@ -48,8 +55,9 @@ export interface ActionContext {
   target: TargetRef;
   /**
    * What the diagnosis that offered this fix read moments ago (only when a proposal is planned
-   * right after it): plan with these instead of reading again. Approval re-validates against the
-   * live objects, so a plan from them is as safe as a fresh one.
+   * right after it): plan with these instead of reading again, and leave the dry run to the
+   * approval. Approval re-validates against the live objects and dry-runs the write before making
+   * it, so a plan from them is as safe as a fresh one.
    */
   seen?: AnsweredReads;
 }
@@ -74,8 +82,17 @@ export interface RemediationAction<P extends Record<string, unknown> = Record<st
   id: string;
   title: string;
   params: z.ZodType<P, z.ZodTypeDef, unknown>;
-  /** Computes the change against the live object and runs it with dryRun=All. */
+  /**
+   * Computes the change against the live object and runs it with dryRun=All; with `ctx.seen`, from
+   * those objects and without a request of its own (`checkedBy: 'reads'`).
+   */
   plan(ctx: ActionContext, params: P): Promise<Plan>;
+  /**
+   * Sends the planned write with dryRun=All and returns the fields the API server's answer changes.
+   * Throws what the write would: WriteConflictError or ObjectGoneError when the object moved,
+   * ForbiddenError or WriteRejectedError when the API server refuses.
+   */
+  dryRun(ctx: ActionContext, plan: Plan): Promise<FieldChange[]>;
   /** Whether the live object is still the one planned against. */
   validate(ctx: ActionContext, plan: Plan): Promise<Validation>;
   /** Makes the write, once: a write already made for this proposal is recognised, not repeated. */

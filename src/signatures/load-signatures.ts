@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { readPrecompiledSignatures } from './precompiled-signatures.js';
 import { compileSignature, SignatureCatalog, type CompiledSignature } from './signature-catalog.js';
 import { SignatureError } from './signature-error.js';
 import { signatureFileSchema } from './signature-schema.js';
@@ -65,16 +66,26 @@ export function loadSignatureFiles(files: readonly string[]): SignatureCatalog {
   return new SignatureCatalog(entries);
 }
 
+/** The signature files of a folder: every .yaml in it, by name. */
+export function shippedSignatureFiles(dir = SHIPPED_SIGNATURES_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** The catalog of a folder of shipped files: precompiled when the build left an up-to-date form of them, else from the YAML. */
+export function loadShippedSignatures(dir: string): SignatureCatalog {
+  const files = shippedSignatureFiles(dir);
+  const precompiled = readPrecompiledSignatures(dir, files);
+  return precompiled ? new SignatureCatalog(precompiled) : loadSignatureFiles(files);
+}
+
 let shipped: SignatureCatalog | undefined;
 
-/** The shipped signatures (every .yaml in playbooks/signatures, by name), loaded once per process. */
+/** The shipped signatures (playbooks/signatures), loaded once per process. */
 export function shippedSignatures(): SignatureCatalog {
-  shipped ??= loadSignatureFiles(
-    readdirSync(SHIPPED_SIGNATURES_DIR)
-      .filter((f) => f.endsWith('.yaml'))
-      .sort()
-      .map((f) => path.join(SHIPPED_SIGNATURES_DIR, f)),
-  );
+  shipped ??= loadShippedSignatures(SHIPPED_SIGNATURES_DIR);
   return shipped;
 }
 

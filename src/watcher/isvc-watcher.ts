@@ -12,6 +12,7 @@ import type { CustomResource } from '../kube/resources.js';
 import { isvcStateOf, sameIsvcState, type IsvcState } from './isvc-state.js';
 import { RestartingInformer } from './restarting-informer.js';
 import { servedIsvcVersions } from './served-isvc-versions.js';
+import { trimCachedObject } from './trim-cached-object.js';
 
 export interface IsvcWatcherOptions {
   kubeConfig: KubeConfig;
@@ -26,8 +27,8 @@ export interface IsvcWatcherOptions {
 }
 
 export class IsvcWatcher {
-  /** key → readings by source (index in preference order). */
-  private readonly readings = new Map<string, Map<number, IsvcState>>();
+  /** Per version (index: its rank in preference order), key → that version's reading. */
+  private readings: Array<Map<string, IsvcState>> = [];
   private readonly effective = new Map<string, IsvcState>();
   private informers: RestartingInformer<KubernetesObject>[] = [];
   /** Each informer's version (its rank in preference order) and namespace (null: cluster-wide). */
@@ -41,18 +42,19 @@ export class IsvcWatcher {
     const versions = this.options.versions ?? (await servedIsvcVersions(kubeConfig, this.options.warn));
     const custom = kubeConfig.makeApiClient(CustomObjectsApi);
     const scopes: Array<string | null> = this.options.namespaces ?? [null];
+    this.readings = versions.map(() => new Map());
     versions.forEach((r, rank) => {
+      const shared = { apiVersion: `${r.group}/${r.version}`, kind: r.kind };
       for (const namespace of scopes) {
         const base = `/apis/${r.group}/${r.version}`;
         const informer = new RestartingInformer<KubernetesObject>({
           kubeConfig,
           path: namespace ? `${base}/namespaces/${namespace}/${r.plural}` : `${base}/${r.plural}`,
-          list: () =>
-            pagedList((page) =>
-              (namespace
-                ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural, ...page })
-                : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural, ...page })) as Promise<KubernetesListObject<KubernetesObject>>,
-            ),
+          listPage: (page) =>
+            (namespace
+              ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural, ...page })
+              : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural, ...page })) as Promise<KubernetesListObject<KubernetesObject>>,
+          transform: (o) => trimCachedObject(o, shared),
           onAdd: (o) => this.saw(rank, o),
           onUpdate: (o) => this.saw(rank, o),
           onDelete: (o) => this.gone(rank, o),
@@ -72,7 +74,7 @@ export class IsvcWatcher {
     this.informers = [];
     await Promise.all(informers.map((i) => i.stop()));
     this.sources.clear();
-    this.readings.clear();
+    this.readings = [];
     this.effective.clear();
   }
 
@@ -87,7 +89,7 @@ export class IsvcWatcher {
   object(namespace: string, name: string): { resource: CustomResource; object: KubernetesObject } | undefined {
     const state = this.effective.get(`${namespace}/${name}`);
     if (!state) return undefined;
-    const rank = [...(this.readings.get(state.key)?.entries() ?? [])].sort((a, b) => a[0] - b[0])[0]?.[0];
+    const rank = this.readings.findIndex((byKey) => byKey.has(state.key));
     for (const [informer, source] of this.sources) {
       if (source.rank !== rank || (source.namespace !== null && source.namespace !== namespace)) continue;
       const object = informer.get(name, namespace);
@@ -112,25 +114,21 @@ export class IsvcWatcher {
   private saw(rank: number, object: KubernetesObject): void {
     const state = isvcStateOf(object as Parameters<typeof isvcStateOf>[0]);
     if (!state) return;
-    let bySource = this.readings.get(state.key);
-    if (!bySource) this.readings.set(state.key, (bySource = new Map()));
-    bySource.set(rank, state);
-    this.settle(state.key, bySource);
+    this.readings[rank]?.set(state.key, state);
+    this.settle(state.key);
   }
 
   private gone(rank: number, object: KubernetesObject): void {
     const state = isvcStateOf(object as Parameters<typeof isvcStateOf>[0]);
-    if (!state) return;
-    const bySource = this.readings.get(state.key);
-    if (!bySource) return;
-    bySource.delete(rank);
-    if (bySource.size === 0) this.readings.delete(state.key);
-    this.settle(state.key, bySource);
+    if (!state || !this.readings[rank]?.delete(state.key)) return;
+    this.settle(state.key);
   }
 
-  private settle(key: string, bySource: Map<number, IsvcState>): void {
+  /** The most preferred version's reading is in effect. */
+  private settle(key: string): void {
     const previous = this.effective.get(key) ?? null;
-    const best = [...bySource.entries()].sort((a, b) => a[0] - b[0])[0]?.[1];
+    let best: IsvcState | undefined;
+    for (const byKey of this.readings) if ((best = byKey.get(key))) break;
     if (!best) {
       this.effective.delete(key);
       if (previous) this.options.onDelete(previous);
@@ -139,25 +137,6 @@ export class IsvcWatcher {
     this.effective.set(key, best);
     if (!previous || !sameIsvcState(previous, best)) this.options.onChange(best, previous);
   }
-}
-
-/** Items per page of an informer's list: 10,000 InferenceServices are never one answer held whole. */
-export const LIST_PAGE_SIZE = 500;
-
-/**
- * The whole list a page at a time (limit / continue), as one list object: the pages of one list
- * are one consistent snapshot, and the last page's resourceVersion is the one to watch from.
- */
-export async function pagedList<T extends KubernetesObject>(listPage: (page: { limit: number; _continue?: string }) => Promise<KubernetesListObject<T>>): Promise<KubernetesListObject<T>> {
-  const items: T[] = [];
-  let token: string | undefined;
-  let last: KubernetesListObject<T>;
-  do {
-    last = await listPage({ limit: LIST_PAGE_SIZE, ...(token ? { _continue: token } : {}) });
-    for (const item of last.items ?? []) items.push(item);
-    token = last.metadata?._continue || (last.metadata as { continue?: string } | undefined)?.continue || undefined;
-  } while (token);
-  return { ...last, items };
 }
 
 function describe(error: unknown): string {

@@ -4,15 +4,21 @@
  * its last resourceVersion and re-lists after 410 Gone; on any other error (connection refused, 5xx,
  * 403) it stops. This one restarts it then, with exponential backoff (reset once it has run quietly
  * for a minute); a restart resumes from the last resourceVersion, or re-lists when that is gone.
- * No polling: between events nothing is sent but the watch itself.
+ * No polling: between events nothing is sent but the watch itself. It lists a page at a time, and
+ * every object, listed or brought by a watch event, passes through `transform` before the cache
+ * holds it (client-go's informer transform).
  */
-import { makeInformer, type Informer, type KubeConfig, type KubernetesListObject, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
+import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { pagedList, type ListPage } from './paged-list.js';
 
 export interface RestartingInformerOptions<T extends KubernetesObject> {
   kubeConfig: KubeConfig;
   /** The watch path, e.g. /apis/serving.kserve.io/v1beta1/namespaces/default/inferenceservices */
   path: string;
-  list(): Promise<KubernetesListObject<T>>;
+  /** One page of the list (the informer asks for the next until there is no continue token). */
+  listPage: ListPage<T>;
+  /** What the cache keeps of each object (default: all of it); it may change the object in place. */
+  transform?(object: T): T;
   onAdd(object: T): void;
   onUpdate(object: T): void;
   onDelete(object: T): void;
@@ -22,7 +28,7 @@ export interface RestartingInformerOptions<T extends KubernetesObject> {
 }
 
 export class RestartingInformer<T extends KubernetesObject> {
-  private readonly informer: Informer<T> & ObjectCache<T>;
+  private readonly informer: ListWatch<T>;
   private stopped = true;
   private failures = 0;
   private lastFailureAt = 0;
@@ -37,15 +43,16 @@ export class RestartingInformer<T extends KubernetesObject> {
     this.synced = new Promise((resolve) => {
       this.syncedResolve = resolve;
     });
-    this.informer = makeInformer<T>(options.kubeConfig, options.path, () => this.list());
+    const transform = options.transform ?? ((object: T) => object);
+    this.informer = new ListWatch<T>(options.path, new TransformingWatch(options.kubeConfig, transform), () => this.list(transform), false);
     this.informer.on('add', (o) => options.onAdd(o));
     this.informer.on('update', (o) => options.onUpdate(o));
     this.informer.on('delete', (o) => options.onDelete(o));
     this.informer.on('error', (e) => this.failed(e));
   }
 
-  private async list(): Promise<KubernetesListObject<T>> {
-    const list = await this.options.list();
+  private async list(transform: (object: T) => T): Promise<KubernetesListObject<T>> {
+    const list = await pagedList(this.options.listPage, transform);
     // The informer applies the list synchronously once this resolves, before the next macrotask.
     setImmediate(() => {
       this.syncedResolve?.();
@@ -97,5 +104,21 @@ export class RestartingInformer<T extends KubernetesObject> {
       this.restarts += 1;
       this.run();
     }, delay);
+  }
+}
+
+const OBJECT_EVENTS = new Set(['ADDED', 'MODIFIED', 'DELETED']);
+
+/** client-node's Watch, with the object of each ADDED / MODIFIED / DELETED event transformed before the cache sees it. */
+class TransformingWatch<T extends KubernetesObject> extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly transform: (object: T) => T,
+  ) {
+    super(config);
+  }
+
+  override watch(...[path, queryParams, callback, done]: Parameters<Watch['watch']>): ReturnType<Watch['watch']> {
+    return super.watch(path, queryParams, (phase, object, event) => callback(phase, OBJECT_EVENTS.has(phase) && object ? this.transform(object as T) : object, event), done);
   }
 }

@@ -10,9 +10,13 @@ import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { errorMessage } from '../core/error-message.js';
 import type { IncidentStore } from '../incidents/incident-store.js';
+import { redisReady } from '../queue/redis-ready.js';
 import { LeaseElector } from '../leader/lease-elector.js';
 import { IsvcWatcher } from './isvc-watcher.js';
 import { UnreadyTracker, type IncidentJobSink } from './unready-tracker.js';
+
+/** How long the watcher waits for its Redis connection before the attempt fails and is retried. */
+const REDIS_READY_TIMEOUT_MS = 10_000;
 
 export interface WatcherServiceOptions {
   kubeConfig: KubeConfig;
@@ -57,6 +61,9 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
   const lead = async () => {
     const mine = ++generation;
     options.logger.info(`watcher: leading (lease ${options.lease.namespace}/${options.lease.name}, identity ${identity})`);
+    // the store's connection has no offline queue: reading it before it has connected fails
+    await redisReady(options.store.redis, REDIS_READY_TIMEOUT_MS);
+    if (mine !== generation) return;
     const tracker = new UnreadyTracker({ store: options.store, jobs: options.jobs, unreadyAfterMs: options.unreadyAfterMs, watched: options.watched, warn: options.logger.warn });
     await tracker.load();
     const watcher = new IsvcWatcher({

@@ -1,8 +1,9 @@
 /**
  * Remediation end to end over HTTP (fake Slack, real Redis, the simulator serving
- * oom-exit-code-137): a diagnosis yields a raise-memory-limit proposal; a non-approver's click
- * changes nothing; an approver's click makes exactly one PATCH (also for ten concurrent clicks);
- * a stale proposal is re-planned, not applied; a rejected one stays unapplied; the audit record,
+ * oom-exit-code-137): a diagnosis yields a raise-memory-limit proposal planned from what it read
+ * (no request of its own); a non-approver's click changes nothing; an approver's click dry-runs the
+ * patch, then makes exactly one PATCH (also for ten concurrent clicks); a dry run the API server
+ * refuses writes nothing; a stale proposal is re-planned, not applied; a rejected one stays unapplied; the audit record,
  * the Event and the thread messages exist; verification reports the outcome.
  */
 import { AuditLog } from '../../src/remediation/audit-log.js';
@@ -61,10 +62,11 @@ describe('raise-memory-limit from the thread', () => {
     for (const b of buttons) expect(b.value).toBe(id);
     const root = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0OOM1' && !c.body.thread_ts)!;
     expect(p.body.thread_ts).toBe(root.response!.ts);
-    // planned with a dry run, nothing written
-    const dry = h.sim.requests.slice(before).filter((r) => r.verb === 'patch' && r.query.dryRun === 'All');
-    expect(dry).toHaveLength(1);
+    // planned from what the diagnosis read: no dry run yet (it comes with the approval), nothing written, and the proposal says so
+    expect(h.sim.requests.slice(before).filter((r) => r.query.dryRun !== undefined)).toHaveLength(0);
     expect(isvcPatches(before)).toHaveLength(0);
+    expect(text).toContain('computed from the objects just read; the API server dry-runs it when approved');
+    expect(text).not.toContain('dry run accepted');
     expect((await store.get(id))!.state).toBe('pending');
   });
 
@@ -86,6 +88,10 @@ describe('raise-memory-limit from the thread', () => {
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0OOM1' && /Not fixed yet|Verified|new root cause/.test(String(c.body.text))), 20_000);
     const patches = isvcPatches(before);
     expect(patches).toHaveLength(1);
+    // the API server's dry run of the planned patch, once, answered before the one real patch went out
+    const dryRuns = h.sim.requests.slice(before).filter((r) => r.verb === 'patch' && r.query.dryRun === 'All');
+    expect(dryRuns).toHaveLength(1);
+    expect(dryRuns[0]!.doneAt!).toBeLessThanOrEqual(patches[0]!.at);
     expect(memoryOf()).toMatchObject({ limits: { memory: '512Mi' }, requests: { memory: '512Mi' } });
     expect(h.sim.store.get(...ISVC)!.metadata.annotations?.['isvc-doctor.io/remediation']).toBe(id);
 
@@ -139,17 +145,42 @@ describe('raise-memory-limit from the thread', () => {
     h.sim.store.upsert(live);
     const before = h.sim.requests.length;
     await click('remediation.approve', p.id, APPROVER, 'C0OOM3');
-    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0OOM3').length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
+    const oldMarked = () => h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && String(JSON.stringify(u.body.blocks)).includes('changed since this plan'));
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0OOM3').length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')) && oldMarked(), 20_000);
     expect(isvcPatches(before)).toHaveLength(0);
     expect(memoryOf().limits.memory).toBe('3Gi');
     expect((await store.get(p.id))!.state).toBe('superseded');
     const next = proposalMessages(h.slack, 'C0OOM3')[1]!;
     expect(textOf(next.body)).toMatch(/-   3Gi[\s\S]*\+   6Gi/);
-    expect(h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && String(JSON.stringify(u.body.blocks)).includes('changed since this plan'))).toBe(true);
+    expect(oldMarked()).toBe(true);
     // the new proposal applies
     await click('remediation.approve', proposalIdOf(next), APPROVER, 'C0OOM3');
     await h.slack.waitFor(() => isvcPatches(before).length === 1, 20_000);
     expect(memoryOf()).toMatchObject({ limits: { memory: '6Gi' }, requests: { memory: '1Gi' } });
+  });
+
+  it('a dry run the API server refuses on approval writes nothing and says why in the thread', async () => {
+    const p = await proposalIn('C0OOM5');
+    const before = h.sim.requests.length;
+    const limit = memoryOf().limits.memory;
+    // the remediation role lost its patch permission after the proposal was shown
+    h.snapshot.deny.push({ verb: 'patch', resource: 'inferenceservices' });
+    try {
+      await click('remediation.approve', p.id, APPROVER, 'C0OOM5');
+      await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0OOM5' && String(c.body.text).includes('in its dry run')), 20_000);
+    } finally {
+      h.snapshot.deny.pop();
+    }
+    const refusal = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0OOM5' && String(c.body.text).includes('in its dry run'))!;
+    expect(refusal.body.thread_ts).toBe(p.body.thread_ts);
+    expect(String(refusal.body.text)).toContain('REMEDIATION_NOT_APPLICABLE');
+    expect(String(refusal.body.text)).toContain('nothing was changed');
+    expect(h.sim.requests.slice(before).filter((r) => r.verb === 'patch' && r.query.dryRun === 'All' && r.status === 403)).toHaveLength(1);
+    expect(writes(h.sim.requests.slice(before), { events: true })).toHaveLength(0);
+    expect(memoryOf().limits.memory).toBe(limit);
+    expect((await store.get(p.id))!.state).toBe('failed');
+    expect((await audit.list(p.id)).map((e) => e.event)).toEqual(['proposed', 'approved', 'failed']);
+    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('refused the change in a dry run')));
   });
 
   it('a rejected proposal is never applied', async () => {

@@ -10,7 +10,7 @@ import { buildConfig, type AppConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 
@@ -20,6 +20,8 @@ export const BOT_TOKEN = 'xoxb-e2e-token';
 export interface BotHarness {
   slack: FakeSlackApi;
   sim: RunningSimulator;
+  /** The simulator's snapshot: its `deny` rules are read at each request (a test may add one). */
+  snapshot: Snapshot;
   bot: RunningServe;
   config: AppConfig;
   eventsUrl: string;
@@ -47,6 +49,7 @@ export async function startBotHarness(
   return {
     slack,
     sim,
+    snapshot,
     bot,
     config,
     prefix,

@@ -4,9 +4,16 @@
  * built dist/, prints its lines in the final table. The figures themselves are not asserted.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ensureBuilt } from '../support/ensure-built.js';
 
-const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/bench/run.js', ...args], { encoding: 'utf8', timeout: 150_000 });
+// an extra CA file (empty: Node loads it without a warning) that the bench must leave out of what it measures
+const extraCaCerts = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-harness-')), 'extra-ca.pem');
+writeFileSync(extraCaCerts, '');
+const env = { ...process.env, NODE_EXTRA_CA_CERTS: extraCaCerts };
+const bench = (...args: string[]) => spawnSync(process.execPath, ['dist/bench/run.js', ...args], { encoding: 'utf8', timeout: 150_000, env });
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -17,6 +24,8 @@ it('runs the loading row in --quick mode and prints it in the final table', () =
   expect(run.stdout).toMatch(/^\| isvc-doctor --help vs node -e 0 +\| --help \d+ ms +\| node -e 0 \d+ ms +\| [\d.]+× +\| ≤ 2× +\| (yes|NO) +\|$/m);
   expect(run.stdout).toMatch(/^\| diagnose process vs its own durationMs \+ 150 ms .*\| ≤ 1\.5× +\| (yes|NO) +\|$/m);
   expect(run.stdout).not.toMatch(/not measured/);
+  expect(run.stdout).toContain(`NODE_EXTRA_CA_CERTS=${extraCaCerts} removed from every Node process measured`);
+  expect(run.stdout).toMatch(/node -e 0 takes \d+ ms with it, \d+ ms without/);
 }, 160_000);
 
 it('refuses an unknown row with one line naming it and the rows there are', () => {

@@ -2,8 +2,9 @@
  * Two waves per diagnosis: with the served versions known (remembered by the process, as in the
  * bot, or hinted from an earlier CLI run), every read that depends only on the name and namespace
  * is sent before the InferenceService's own answer arrives, and a diagnosis stays within 10
- * requests. A remediation offered right after reuses what the diagnosis read: planning it adds only
- * its dry run (no second InferenceService lookup, no second pod list, no second LimitRange list).
+ * requests and 2 dependent waves, in the CLI and in the bot. A remediation offered right after
+ * reuses what the diagnosis read: planning it adds no request (no second InferenceService lookup,
+ * no second pod list, no second LimitRange list, no dry run: that comes with the approval).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { ClusterWriter } from '../../src/kube/cluster-writer.js';
 import { rememberServedGroups, servedGroupsOf, useDiscoveryHints, type ServedGroups } from '../../src/kube/served-groups.js';
 import { actionById } from '../../src/remediation/actions/index.js';
+import { offerable } from '../../src/remediation/offer-remediations.js';
 import type { ActionContext } from '../../src/remediation/types.js';
 import { startSimulator, type RecordedRequest, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
@@ -70,6 +72,33 @@ describe('the first wave', () => {
     }
   });
 
+  it('takes a hint answered within five minutes as the process would take its own answer: no discovery', async () => {
+    const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found');
+    useDiscoveryHints({ read: () => ({ ...groups, answeredAt: Date.now() - 60_000 }), write: () => undefined });
+    try {
+      const report = await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' });
+      expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+      expect(sim.requests.filter((r) => r.path === '/apis')).toHaveLength(0);
+    } finally {
+      useDiscoveryHints(null);
+    }
+  });
+
+  it('asks discovery when a recent hint does not find the InferenceService, and finds it by the fresh answer', async () => {
+    const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found');
+    // KServe in the hint; the cluster serves the InferenceService under serving.kubeflow.org
+    const wrong: ServedGroups = { versions: new Map([...groups.versions].filter(([g]) => g !== 'serving.kubeflow.org').concat([['serving.kserve.io', ['v1beta1']]])), answeredAt: Date.now() };
+    useDiscoveryHints({ read: () => wrong, write: () => undefined });
+    try {
+      const report = await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' });
+      expect(report.rootCause).toBe('STORAGE_URI_NOT_FOUND');
+      expect(report.target.apiVersion).toBe('serving.kubeflow.org/v1alpha2');
+      expect(sim.requests.filter((r) => r.path === '/apis')).toHaveLength(1);
+    } finally {
+      useDiscoveryHints(null);
+    }
+  });
+
   it('starts again by the fresh answer when the hint is wrong, and loses nothing', async () => {
     const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found');
     const wrong: ServedGroups = { versions: new Map([...groups.versions].filter(([g]) => g !== 'serving.kubeflow.org' && g !== 'serving.knative.dev').concat([['serving.kserve.io', ['v1beta1']]])) };
@@ -83,31 +112,64 @@ describe('the first wave', () => {
     }
   });
 
-  it.each([
-    ['storage-uri-not-found', 'default', 'sklearn-iris', 10],
-    ['oom-exit-code-137', 'default', 'sklearn-iris', 10],
-    ['crashloop-model-file-missing', 'default', 'sklearn-iris', 10],
-    ['ingress-auth-302-uaex', 'ml-team', 'sklearn-iris', 10],
-    // over the target of 10: a missing tag reads inferenceservice-config in each namespace the
-    // controller may be installed in (3 GETs, playbooks/image-pull.ts)
-    ['image-pull-backoff', 'fraud-detection', 'fraud-predictor', 11],
-  ])('%s: at most %d requests with discovery remembered', async (scenario, namespace, name, budget) => {
-    const { sim, kubeConfig, groups } = await cluster(scenario);
+});
+
+/** Dependent waves as the bench counts them: a request is in wave k+1 when it arrived after a request of wave k was answered. */
+function waves(requests: RecordedRequest[]): number {
+  const sorted = [...requests].sort((a, b) => a.at - b.at);
+  const wave: number[] = [];
+  sorted.forEach((r, i) => wave.push(Math.max(1, ...sorted.slice(0, i).map((q, j) => (q.doneAt! <= r.at ? wave[j]! + 1 : 1)))));
+  return Math.max(0, ...wave);
+}
+
+/** Scenario, namespace, name, the CLI's request budget with a hint older than five minutes (checked by discovery in the first wave). */
+const SCENARIOS = [
+  ['storage-uri-not-found', 'default', 'sklearn-iris', 10],
+  ['oom-exit-code-137', 'default', 'sklearn-iris', 10],
+  ['crashloop-model-file-missing', 'default', 'sklearn-iris', 10],
+  // the discovery check is the 11th: nine reads in the first wave, two logs (the model server's, the ingress controller's)
+  ['ingress-auth-302-uaex', 'ml-team', 'sklearn-iris', 11],
+  ['image-pull-backoff', 'fraud-detection', 'fraud-predictor', 10],
+] as const;
+const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' };
+
+describe('within 10 requests and 2 waves', () => {
+  it.each(SCENARIOS)('%s, as the CLI runs it: the discovery hint of an earlier process, recent (10 requests) or checked in the first wave', async (scenario, namespace, name, olderHintBudget) => {
+    for (const [answeredAt, budget] of [[Date.now(), 10], [undefined, olderHintBudget]] as const) {
+      const { sim, kubeConfig, groups } = await cluster(scenario, 40);
+      useDiscoveryHints({ read: (c) => (c === sim.url ? { ...groups, ...(answeredAt ? { answeredAt } : {}) } : undefined), write: () => undefined });
+      try {
+        const report = await diagnose(kubeConfig, { namespace, name });
+        expect(report.rootCause).not.toBeNull();
+        expect(report.stats.apiRequests).toBe(sim.requests.length);
+        expect(sim.requests.length).toBeLessThanOrEqual(budget);
+        expect(waves(sim.requests)).toBeLessThanOrEqual(2);
+      } finally {
+        useDiscoveryHints(null);
+      }
+    }
+  });
+
+  it.each(SCENARIOS)('%s, as the bot runs it: discovery remembered, and the remediations it offers planned right after', async (scenario, namespace, name, _cliBudget) => {
+    const { sim, kubeConfig, groups } = await cluster(scenario, 40);
     rememberServedGroups(sim.url, groups);
     const report = await diagnose(kubeConfig, { namespace, name });
     expect(report.rootCause).not.toBeNull();
-    expect(report.stats.apiRequests).toBe(sim.requests.length);
-    expect(sim.requests.length).toBeLessThanOrEqual(budget);
+    const ctx: ActionContext = { writer: new ClusterWriter(makeKubeClients(kubeConfig)), target: { namespace, name }, settings, seen: answeredReadsOf(report)! };
+    for (const f of offerable(report)) {
+      const action = actionById(f.remediation!.action)!;
+      await action.plan(ctx, action.params.parse(f.remediation!.params ?? {}));
+    }
+    expect(sim.requests.length).toBeLessThanOrEqual(10);
+    expect(waves(sim.requests)).toBeLessThanOrEqual(2);
   });
 });
 
 describe('a remediation offered right after the diagnosis', () => {
-  const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' };
-
   it.each([
     ['restart-pods', 'storage-uri-not-found', 'delete', 'pods'],
     ['raise-memory-limit', 'oom-exit-code-137', 'patch', 'inferenceservices'],
-  ])('%s plans with what the diagnosis read: its dry run is the only request', async (id, scenario, verb, resource) => {
+  ])('%s plans with what the diagnosis read, without a request; its dry run waits for the approval', async (id, scenario, verb, resource) => {
     const { sim, kubeConfig } = await cluster(scenario);
     const target = { namespace: 'default', name: 'sklearn-iris' };
     const report = await diagnose(kubeConfig, target);
@@ -117,9 +179,16 @@ describe('a remediation offered right after the diagnosis', () => {
     expect(seen).toBeDefined();
     const before = sim.requests.length;
     const ctx: ActionContext = { writer: new ClusterWriter(makeKubeClients(kubeConfig)), target, settings, seen: seen! };
-    const plan = await actionById(id)!.plan(ctx, actionById(id)!.params.parse(offered.remediation!.params ?? {}));
+    const action = actionById(id)!;
+    const plan = await action.plan(ctx, action.params.parse(offered.remediation!.params ?? {}));
     expect(plan.changes.length).toBeGreaterThan(0);
-    const offerRequests = sim.requests.slice(before);
-    expect(offerRequests.map((r) => `${r.verb} ${r.resource} dryRun=${r.query.dryRun}`)).toEqual([`${verb} ${resource} dryRun=All`]);
+    expect(plan.checkedBy).toBe('reads');
+    expect(sim.requests.slice(before)).toEqual([]);
+    // on approval: the planned write with dryRun=All, and the API server's answer is the change the proposal shows
+    const changes = await action.dryRun({ writer: ctx.writer, target, settings }, plan);
+    expect(changes).toEqual(plan.changes);
+    const dry = sim.requests.slice(before).filter((r) => r.query.dryRun !== undefined);
+    expect(dry.map((r) => `${r.verb} ${r.resource} dryRun=${r.query.dryRun}`)).toEqual([`${verb} ${resource} dryRun=All`]);
+    expect(sim.requests.slice(before).filter((r) => r.verb !== 'get' && r.query.dryRun === undefined)).toEqual([]);
   });
 });

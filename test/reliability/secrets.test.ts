@@ -32,7 +32,7 @@ import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { until } from '../support/until.js';
 
 const SIGNING_SECRET = `reliability-secrets-${randomUUID()}`;
-const BOT_TOKEN = 'xoxb-reliability-secrets';
+const BOT_TOKEN = 'xoxb-fake_reliability_secrets';
 const QUEUE = `rel-secrets-${randomUUID().slice(0, 8)}`;
 const APPROVER = 'U0SECAPPROVER';
 

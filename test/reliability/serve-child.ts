@@ -16,7 +16,7 @@ import { startBotProcess, type BotProcess } from '../../src/playground/bot-proce
 import { writeKubeconfigFile } from '../../src/simulator/kubeconfig-file.js';
 import { signedHeaders } from '../support/slack-signing.js';
 
-export const BOT_TOKEN = 'xoxb-reliability';
+export const BOT_TOKEN = 'xoxb-fake_reliability';
 
 /** One figure of the suite, on a line of its own in CI's log. */
 export function figure(name: string, value: number | string): void {

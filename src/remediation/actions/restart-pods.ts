@@ -6,7 +6,8 @@
  * Offer: the failed pods among those the diagnosis read. Plan: a fresh list of the InferenceService's
  * pods (its label, else its components' name prefixes), the failed ones selected the same way
  * (src/changes/failed-pods.ts, so the report names the pods the proposal deletes), each deleted with
- * dryRun=All and a uid precondition. Validate: each planned pod still exists with the same uid and
+ * dryRun=All and a uid precondition (planned from the pods a diagnosis just read: no request, the
+ * dry-run deletes wait for the approval). Validate: each planned pod still exists with the same uid and
  * still fails (a pod's resourceVersion moves with every kubelet status update, so it is not compared).
  * Apply: one DELETE per planned pod with its uid as precondition; a pod already gone (404) or
  * replaced (409 on the uid) is not deleted again, so a retried apply repeats nothing.
@@ -19,7 +20,7 @@ import { podDeletions, restartablePods, type RestartSelection } from '../../chan
 import { diffLines } from '../../changes/field-changes.js';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
-import { WriteConflictError, type ObjectRef } from '../../kube/cluster-writer.js';
+import { ObjectGoneError, WriteConflictError, type ObjectRef } from '../../kube/cluster-writer.js';
 import { apiGroupOf, refOf } from '../../kube/inference-service-view.js';
 import { podsNamedFor } from '../../kube/pod-labels.js';
 import { inferenceServiceLabel } from '../../kube/resources.js';
@@ -65,6 +66,13 @@ async function podsOf(ctx: ActionContext, group: string): Promise<V1Pod[]> {
   return podsNamedFor(seenAll ?? (await ctx.writer.listPods(ctx.target.namespace, '')), ctx.target.name);
 }
 
+/** Each planned pod deleted with dryRun=All and its uid as precondition, together; a pod already gone is ObjectGoneError. */
+async function dryRunDeletes(ctx: ActionContext, namespace: string, pods: Array<{ name: string; uid?: string }>): Promise<void> {
+  const outcomes = await Promise.all(pods.map((pod) => ctx.writer.deletePod(namespace, pod.name, { ...(pod.uid ? { uid: pod.uid } : {}), dryRun: true })));
+  const gone = pods.filter((_, i) => outcomes[i] === 'gone');
+  if (gone.length > 0) throw new ObjectGoneError(`pod ${namespace}/${gone.map((x) => x.name).join(', ')}: not found`);
+}
+
 function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string; uid?: string }> } {
   if (plan.write.kind !== 'delete-pods') throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a pod-delete plan');
   return plan.write;
@@ -81,7 +89,8 @@ export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSele
     const where = `${p.component}${p.revision ? ` pods of revision ${p.revision}` : ' pods'}`;
     if (failed.length === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `no failed ${where} of ${ctx.target.namespace}/${ctx.target.name} to restart`);
     const pods = failed.map((pod) => ({ name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' }));
-    for (const pod of pods) await ctx.writer.deletePod(ctx.target.namespace, pod.name, { uid: pod.uid, dryRun: true });
+    const plannedFromReads = ctx.seen !== undefined;
+    if (!plannedFromReads) await dryRunDeletes(ctx, ctx.target.namespace, pods);
     const target: ObjectRef = { apiVersion: 'v1', kind: 'Pod', namespace: ctx.target.namespace, name: pods.map((x) => x.name).join(', ') };
     return {
       action: ID,
@@ -94,7 +103,13 @@ export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSele
       write: { kind: 'delete-pods', namespace: ctx.target.namespace, pods },
       risk: 'medium',
       riskNote: RISK_NOTE,
+      checkedBy: plannedFromReads ? 'reads' : 'dry-run',
     };
+  },
+  async dryRun(ctx, plan) {
+    const { namespace, pods } = podsOfPlan(plan);
+    await dryRunDeletes(ctx, namespace, pods);
+    return plan.changes;
   },
   async validate(ctx, plan) {
     const { namespace, pods: planned } = podsOfPlan(plan);

@@ -21,9 +21,14 @@ function objectLine(p: Proposal): string {
   return `*Object:* \`${t.kind} ${t.namespace}/${t.name}\` (${t.apiVersion}, resourceVersion ${p.plan.resourceVersion})`;
 }
 
+/** What checked the change shown: the API server's dry run when planned, or the objects just read (the dry run comes on approval). */
+function checkedBy(p: Proposal): string {
+  return p.plan.checkedBy === 'reads' ? 'computed from the objects just read; the API server dry-runs it when approved, before the write' : 'dry run accepted by the API server';
+}
+
 function diffBlock(p: Proposal): string {
   const lines = diffLines(p.plan.changes, 300).slice(0, 60).map((l) => escapeCode(l));
-  return cut(`*Change* (dry run accepted by the API server):\n\`\`\`\n${lines.join('\n')}\n\`\`\``, SLACK_LIMITS.sectionText);
+  return cut(`*Change* (${checkedBy(p)}):\n\`\`\`\n${lines.join('\n')}\n\`\`\``, SLACK_LIMITS.sectionText);
 }
 
 function heading(p: Proposal): string {
@@ -118,6 +123,13 @@ export function renderProposalDecided(p: Proposal, state: ProposalState, by: str
 
 export function renderRefusal(code: string, message: string): SlackMessage {
   const text = escapeMrkdwn(`Not done (${code}): ${cut(message, 500)}. Nothing was changed.`);
+  return { text, blocks: [section(`🚫 ${text}`)] };
+}
+
+/** The API server refused an approved proposal's dry run, right before the write: nothing was written. */
+export function renderDryRunRefused(p: Proposal, by: string, code: string, reason: string): SlackMessage {
+  const t = p.plan.target;
+  const text = `${escapeMrkdwn(`The API server refused ${p.action} on ${t.kind} ${t.namespace}/${t.name} in its dry run before the write (${code}: ${cut(reason, 500)}), so nothing was changed.`)} Approved by <@${by}>.`;
   return { text, blocks: [section(`🚫 ${text}`)] };
 }
 

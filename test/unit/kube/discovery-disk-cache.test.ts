@@ -16,6 +16,8 @@ it('keeps one hint per API server and gives it back until it is 6 hours old', ()
   expect(hints.read('https://a:6443')).toBeUndefined();
   hints.write('https://a:6443', groups);
   expect(hints.read('https://a:6443')?.versions).toEqual(groups.versions);
+  // when discovery gave it: a reader takes a recent hint unchecked
+  expect(hints.read('https://a:6443')?.answeredAt).toBe(1_000_000);
   expect(hints.read('https://b:6443')).toBeUndefined();
   now += 6 * 60 * 60_000 + 1;
   expect(hints.read('https://a:6443')).toBeUndefined();

@@ -54,6 +54,30 @@ describe('processJob', () => {
     expect(posted.filter((p) => p.op === 'update' && p.text.startsWith('❌')).map((p) => p.ts).sort()).toEqual(['7.7', '9.9']);
   });
 
+  it('diagnoses while Slack takes the "running" update, and answers only after that update', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const { d } = deps(async () => {
+      order.push('diagnosed');
+      release();
+      return storageUriNotFoundReport();
+    });
+    const notify = d.notify;
+    d.notify = async (e) => {
+      if (e.kind === 'diagnosis-progress') {
+        // Slack answers the update only once the diagnosis is done
+        await slow;
+        order.push('running shown');
+        return notify(e);
+      }
+      order.push(e.kind);
+      return notify(e);
+    };
+    await processJob(job(), d);
+    expect(order.slice(0, 3)).toEqual(['diagnosed', 'running shown', 'diagnosis-reported']);
+  });
+
   it('rethrows ClusterUnreachableError before the last attempt, saying it will retry', async () => {
     const { d, posted } = deps(async () => {
       throw new ClusterUnreachableError('cannot reach the Kubernetes API: ECONNREFUSED');

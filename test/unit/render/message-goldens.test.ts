@@ -10,7 +10,7 @@ import { newIncident, newMember, recover, type Member } from '../../../src/incid
 import type { Proposal } from '../../../src/remediation/proposal.js';
 import { renderHelp, renderJobFailed, renderStatus, renderUsageError } from '../../../src/render/slack/index.js';
 import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote, renderResolvedNote, renderRootCauseChanged } from '../../../src/render/slack/render-incident.js';
-import { approveLabel, renderProposal, renderProposalDecided } from '../../../src/render/slack/render-proposal.js';
+import { approveLabel, renderDryRunRefused, renderProposal, renderProposalDecided } from '../../../src/render/slack/render-proposal.js';
 import { expectGolden } from './golden.js';
 import type { Button } from '../../../src/slack/slack-message.js';
 
@@ -60,6 +60,21 @@ describe('proposal', () => {
     expect(m.text).toContain('by <@U0BOB>');
     expect(m.blocks.some((b) => b.type === 'actions')).toBe(false);
     expectGolden('proposal-decided', m);
+  });
+
+  it('says which check stands behind the change: the dry run when planned, or the reads with the dry run on approval', () => {
+    const dryRun = json(renderProposal(raiseProposal(), T0));
+    expect(dryRun).toContain('dry run accepted by the API server');
+    const p = raiseProposal();
+    const fromReads = json(renderProposal({ ...p, plan: { ...p.plan, checkedBy: 'reads' } }, T0));
+    expect(fromReads).not.toContain('dry run accepted');
+    expect(fromReads).toContain('computed from the objects just read; the API server dry-runs it when approved, before the write');
+  });
+
+  it('a dry run refused on approval: who approved, the code and the reason, nothing changed', () => {
+    const m = renderDryRunRefused(raiseProposal(), 'U0BOB', 'REMEDIATION_NOT_APPLICABLE', 'forbidden: cannot patch inferenceservices');
+    expect(m.text).toContain('in its dry run before the write (REMEDIATION_NOT_APPLICABLE: forbidden: cannot patch inferenceservices), so nothing was changed');
+    expect(m.text).toContain('Approved by <@U0BOB>');
   });
 
   it('a pod restart for a cause in the spec says it comes after the fix', () => {
