@@ -46,6 +46,7 @@ export const remediateJobSchema = z.object({
   kind: z.literal('remediate'),
   proposalId: z.string().regex(/^rp-[A-Za-z0-9_-]{16}$/, 'not a proposal id'),
   approver: z.string().min(1),
+  messageTs: z.string().max(32).optional(),
   requestId,
 });
 export type RemediateJobData = z.infer<typeof remediateJobSchema>;

@@ -33,13 +33,16 @@ async function refuse(deps: RemediationDeps, click: Click, threadTs: string | un
 }
 
 const requestOf = (click: Click) => (click.requestId ? { requestId: click.requestId } : {});
+const tsOf = (rec: ProposalRecord) => (rec.messageTs ? { messageTs: rec.messageTs } : {});
 
+/** The record, its message ts taken from the click when the offer's ts was not stored yet (a click can come first). */
 async function load(deps: RemediationDeps, click: Click): Promise<ProposalRecord | null> {
-  return PROPOSAL_ID.test(click.proposalId) ? deps.store.get(click.proposalId) : null;
+  const rec = PROPOSAL_ID.test(click.proposalId) ? await deps.store.get(click.proposalId) : null;
+  return rec && !rec.messageTs && click.messageTs ? { ...rec, messageTs: click.messageTs } : rec;
 }
 
-async function updateMessage(deps: RemediationDeps, rec: ProposalRecord, click: Click, state: ProposalState, by: string | null, note?: string): Promise<void> {
-  const ts = rec.messageTs ?? click.messageTs;
+async function updateMessage(deps: RemediationDeps, rec: ProposalRecord, state: ProposalState, by: string | null, note?: string): Promise<void> {
+  const ts = rec.messageTs;
   if (ts) await deps.notify({ kind: 'proposal-decided', proposal: rec.proposal, messageTs: ts, state, by, ...(note ? { note } : {}) }).catch((e: unknown) => deps.warn(`slack update: ${errorMessage(e)}`));
 }
 
@@ -58,7 +61,7 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
     return refuse(deps, click, p.threadTs, decision.code, decision.message);
   }
   if (rec.state === 'approved' || rec.state === 'applying') {
-    await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: rec.decidedBy ?? click.user, ...requestOf(click) }); // idempotent: recovers an approval whose job was lost
+    await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: rec.decidedBy ?? click.user, ...tsOf(rec), ...requestOf(click) }); // idempotent: recovers an approval whose job was lost
     return refuse(deps, click, p.threadTs, 'PROPOSAL_ALREADY_APPROVED', `already approved by <@${rec.decidedBy}>, it is being applied`);
   }
   if (rec.state !== 'pending') return refuse(deps, click, p.threadTs, 'PROPOSAL_USED', `this proposal was already ${DONE[rec.state] ?? rec.state}`);
@@ -66,7 +69,7 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
     const moved = await deps.store.transition(p.id, ['pending'], 'expired', null, deps.now());
     if (moved.ok) {
       await deps.audit.append({ event: 'expired', proposalId: p.id, action: p.action, object, actor: click.user });
-      await updateMessage(deps, rec, click, 'expired', null);
+      await updateMessage(deps, rec, 'expired', null);
     }
     return refuse(deps, click, p.threadTs, 'PROPOSAL_EXPIRED', 'this proposal has expired; ask for a new diagnosis');
   }
@@ -82,8 +85,8 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
   const won = await deps.store.transition(p.id, ['pending'], 'approved', click.user, deps.now());
   if (!won.ok) return approveClick(deps, click);
   await deps.audit.append({ event: 'approved', proposalId: p.id, action: p.action, object, actor: click.user });
-  await updateMessage(deps, rec, click, 'approved', click.user);
-  await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: click.user, ...requestOf(click) });
+  await updateMessage(deps, rec, 'approved', click.user);
+  await deps.enqueue({ kind: 'remediate', proposalId: p.id, approver: click.user, ...tsOf(rec), ...requestOf(click) });
   return { kind: 'queued' };
 }
 
@@ -96,6 +99,6 @@ export async function rejectClick(deps: RemediationDeps, click: Click): Promise<
   const moved = await deps.store.transition(p.id, ['pending'], 'rejected', click.user, deps.now());
   if (!moved.ok) return refuse(deps, click, p.threadTs, 'PROPOSAL_USED', `this proposal was already ${DONE[moved.state] ?? moved.state}${moved.by ? ` (by <@${moved.by}>)` : ''}`);
   await deps.audit.append({ event: 'rejected', proposalId: p.id, action: p.action, object: describeRef(p.plan.target), actor: click.user });
-  await updateMessage(deps, rec, click, 'rejected', click.user);
+  await updateMessage(deps, rec, 'rejected', click.user);
   return { kind: 'rejected' };
 }

@@ -24,6 +24,8 @@ export interface RemediateJob {
   kind: 'remediate';
   proposalId: string;
   approver: string;
+  /** The ts of the clicked proposal message, as the click gave it: the message to update when the record has none stored yet. */
+  messageTs?: string;
   /** The Slack request (the click) that queued it, for the logs. */
   requestId?: string;
 }

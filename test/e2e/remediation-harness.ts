@@ -14,20 +14,25 @@ export interface ClickFields {
   select?: boolean;
   user: string;
   channel: string;
+  /** The ts of the clicked message; by default that of the proposal message whose buttons carry `value` (as Slack sends it). */
   messageTs?: string;
 }
 
+/** Proposal id → ts of the message that carries its buttons, learnt by `proposalIdOf`. */
+const messageTsOfProposal = new Map<string, string>();
+
 export function blockActionsBody(f: ClickFields): string {
+  const messageTs = f.messageTs ?? messageTsOfProposal.get(f.value) ?? '1.1';
   const payload = {
     type: 'block_actions',
     team: { id: 'T0TEST', domain: 'test' },
     user: { id: f.user, username: f.user.toLowerCase(), team_id: 'T0TEST' },
     api_app_id: 'A0APP',
     token: 'deprecated-verification-token',
-    container: { type: 'message', message_ts: f.messageTs ?? '1.1', channel_id: f.channel, is_ephemeral: false },
+    container: { type: 'message', message_ts: messageTs, channel_id: f.channel, is_ephemeral: false },
     trigger_id: '1.2.3',
     channel: { id: f.channel, name: 'general' },
-    message: { type: 'message', ts: f.messageTs ?? '1.1', text: 'proposal' },
+    message: { type: 'message', ts: messageTs, text: 'proposal' },
     response_url: 'http://127.0.0.1:1/respond/none',
     actions: [
       f.select
@@ -52,7 +57,9 @@ export function proposalMessages(slack: FakeSlackApi, channel: string): Recorded
 
 export function proposalIdOf(call: RecordedCall): string {
   const actions = (call.body.blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>).find((b) => b.type === 'actions')!;
-  return actions.elements!.find((e) => e.action_id === 'remediation.approve')!.value!;
+  const id = actions.elements!.find((e) => e.action_id === 'remediation.approve')!.value!;
+  if (call.response?.ts) messageTsOfProposal.set(id, String(call.response.ts));
+  return id;
 }
 
 /** Real (not dry-run) writes the simulator served: patch, update, delete, create (events excluded unless asked). */

@@ -4,6 +4,7 @@
  * no worker runs (applied once when one starts), and a verification that reports the fix.
  */
 import path from 'node:path';
+import { ProposalStore } from '../../src/remediation/proposal-store.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { postSignedCommand } from '../support/slack-signing.js';
 import { testClock } from '../support/test-clock.js';
@@ -38,6 +39,20 @@ describe('remediation policy', () => {
     await h.slack.waitFor(() => ephemeral(h!, 'U0APPROVER', 'PROPOSAL_EXPIRED'));
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('Expired')));
     expect(writes(h.sim.requests, { events: true })).toHaveLength(0);
+  });
+
+  it("a click that comes before the offer's ts was stored updates the clicked message, through apply and verification", async () => {
+    h = await startBotHarness({ scenario: 'oom-exit-code-137', file: { approvers: ['U0APPROVER'], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+    const p = await proposalIn(h, 'C0EARLY', 'U0ALICE');
+    // the record as it is between Slack's answer to the offer and the bot storing its ts
+    const store = new ProposalStore(h.bot.queue.connection, `${h.prefix}:${h.config.queue.name}`);
+    while ((await store.get(p.id))?.messageTs !== p.ts) await sleep(20);
+    await store.setFields(p.id, { messageTs: '' });
+    await postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: p.id, user: 'U0APPROVER', channel: 'C0EARLY', messageTs: p.ts });
+    await h.slack.waitFor(() => patches(h!).length === 1, 20_000);
+    const updatesOf = (word: string) => h!.slack.callsTo('chat.update').filter((c) => JSON.stringify(c.body.blocks).includes(word));
+    await h.slack.waitFor(() => updatesOf('applying').length > 0 && updatesOf('; applied').length > 0, 20_000);
+    for (const c of updatesOf('Approved by <@U0APPROVER>')) expect(c.body.ts).toBe(p.ts);
   });
 
   it('per-namespace approvers as a user group, and the two-person rule', async () => {
