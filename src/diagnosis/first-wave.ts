@@ -19,14 +19,22 @@ export function firstWaveTarget(reader: ClusterReader, namespace: string, name: 
   return { namespace, name, labelSelector: `${inferenceServiceLabel(reader.likelyInferenceServiceGroup())}=${name}` };
 }
 
-/** The reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way). */
-function sharedReads(reader: ClusterReader, t: FirstWaveTarget): Array<Promise<unknown>> {
-  return [reader.events(t.namespace), reader.pods(t.namespace, t.labelSelector), reader.knativeServices(t.namespace), reader.revisions(t.namespace), reader.virtualServices(t.namespace)];
-}
-
-/** Starts the first wave (does not wait for it); a failed read is seen by the playbook that awaits it. */
+/**
+ * Starts the first wave (does not wait for it); a failed read is seen by the playbook that awaits
+ * it. The reads go out in this order and their answers come back and are read in about the same
+ * order, a fraction of a millisecond each: first what second-wave reads are decided from (the
+ * service's pods: logs, limits; each playbook's own reads), the context after.
+ */
 export function startFirstWave(reader: ClusterReader, target: FirstWaveTarget, config: DiagnosisConfig, playbooks: readonly Playbook[]): void {
-  const reads = [...sharedReads(reader, target), ...playbooks.flatMap((p) => safely(() => p.firstWave?.(reader, target, config) ?? []))];
+  const reads = [
+    reader.pods(target.namespace, target.labelSelector),
+    ...playbooks.flatMap((p) => safely(() => p.firstWave?.(reader, target, config) ?? [])),
+    // the reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way)
+    reader.knativeServices(target.namespace),
+    reader.revisions(target.namespace),
+    reader.virtualServices(target.namespace),
+    reader.events(target.namespace),
+  ];
   for (const read of reads) read.catch(() => undefined);
 }
 

@@ -73,8 +73,9 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     for (let attempt = 0; attempt < 2; attempt += 1) {
       reader = new ClusterReader(clients);
       if (options.inferenceService && attempt === 0) reader.know(target.namespace, target.name, options.inferenceService);
-      startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
+      // the InferenceService first: its answer, which the playbooks wait for, comes back first
       const lookup = reader.inferenceService(target.namespace, target.name);
+      startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
       // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
       if (!(await reader.hintHeld())) {
         lookup.catch(() => undefined);

@@ -122,11 +122,15 @@ export class ClusterReader {
     });
   }
 
-  /** The groups reads go by: at once when remembered or hinted (an older hint is checked by a fresh discovery sent alongside), else discovery's answer. */
-  private groupsForReads(): Promise<ServedGroups | null> {
+  /**
+   * The groups reads go by: when remembered or hinted, those, returned as they are (not as a
+   * promise) so that a read can be sent at once, in the order the reads were asked for (an older
+   * hint is checked by a fresh discovery sent alongside); else discovery's answer.
+   */
+  private groupsForReads(): ServedGroups | Promise<ServedGroups | null> {
     if (!this.early) return this.servedGroups();
     if (this.early.hinted && !this.early.recent) void this.servedGroups();
-    return Promise.resolve(this.early.groups);
+    return this.early.groups;
   }
 
   /**
@@ -172,7 +176,7 @@ export class ClusterReader {
   async inferenceServiceVersions(): Promise<CustomResource[]> {
     const groups = await this.groupsForReads();
     if (!groups) return [...INFERENCE_SERVICE_VERSIONS];
-    return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
+    return servedInferenceServiceVersions(groups);
   }
 
   /**
@@ -185,7 +189,8 @@ export class ClusterReader {
     return this.once(`isvc/${namespace}/${name}`, async () => {
       const newest = INFERENCE_SERVICE_VERSIONS[0]!;
       let versions: CustomResource[];
-      if (this.early) versions = await this.inferenceServiceVersions();
+      const known = this.groupsForReads();
+      if (!(known instanceof Promise)) versions = servedInferenceServiceVersions(known);
       else {
         const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
         if (first) return { resource: newest, object: first };
@@ -208,12 +213,6 @@ export class ClusterReader {
     });
   }
 
-  /** Whether the cluster serves an API group; undefined when discovery is unavailable. */
-  async servesGroup(group: string): Promise<boolean | undefined> {
-    const groups = await this.groupsForReads();
-    return groups ? groups.versions.has(group) : undefined;
-  }
-
   /** Knative Services at whichever serving.knative.dev version the cluster serves (v1, v1beta1 or v1alpha1). */
   knativeServices(namespace: string): Promise<KnativeService[]> {
     return this.listVersioned(KNATIVE_SERVICES, namespace, knativeServiceSchema);
@@ -229,7 +228,8 @@ export class ClusterReader {
    */
   listVersioned<T = KubeObject>(resource: VersionedResource, namespace: string | undefined, schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>, labelSelector?: string): Promise<T[]> {
     return this.once(`listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`, async () => {
-      const groups = await this.groupsForReads();
+      const known = this.groupsForReads();
+      const groups = known instanceof Promise ? await known : known;
       const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
       if (!version) return [];
       const { group, plural, kind, namespaced } = resource;
@@ -261,7 +261,9 @@ export class ClusterReader {
 
   /** An Istio Gateway; null when it does not exist or the cluster has no Istio networking API. */
   async gateway(namespace: string, name: string): Promise<KubeObject | null> {
-    if ((await this.servesGroup(ISTIO_GATEWAY.group)) === false) return null;
+    const known = this.groupsForReads();
+    const groups = known instanceof Promise ? await known : known;
+    if (groups && !groups.versions.has(ISTIO_GATEWAY.group)) return null;
     return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
   }
 
@@ -443,6 +445,10 @@ export class ClusterReader {
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`, status);
     }
   }
+}
+
+function servedInferenceServiceVersions(groups: ServedGroups): CustomResource[] {
+  return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
 }
 
 /** The HTTP status of a client-node ApiException, or undefined for network errors. */

@@ -55,6 +55,32 @@ describe('the first wave', () => {
     expect(sim.requests.filter((r) => r.resource === 'inferenceservices')).toHaveLength(1);
   });
 
+  it('sends first what the second wave is decided from: the InferenceService, its pods, the playbooks\' own reads; the shared context after', async () => {
+    const { sim, kubeConfig, groups } = await cluster('ingress-auth-302-uaex');
+    rememberServedGroups(sim.url, groups);
+    // the order client-node sends the requests in (each is authenticated right before it goes out)
+    const sent: string[] = [];
+    const authenticate = kubeConfig.applySecurityAuthentication.bind(kubeConfig);
+    kubeConfig.applySecurityAuthentication = async (context) => {
+      const url = new URL(context.getUrl());
+      sent.push(`${url.pathname.split('/').slice(-1)[0]}${url.searchParams.get('labelSelector') ? `?${url.searchParams.get('labelSelector')}` : ''}`);
+      return authenticate(context);
+    };
+    const report = await diagnose(kubeConfig, { namespace: 'ml-team', name: 'sklearn-iris' });
+    expect(report.rootCause).toBe('PROBE_BLOCKED_BY_AUTH');
+    expect(sent.slice(0, 8)).toEqual([
+      'sklearn-iris',
+      'pods?serving.kubeflow.org/inferenceservice=sklearn-iris',
+      // the ingress-probes playbook's own: the ingress controller's pods (whose log is the second wave) and the gateway
+      'pods?app in (networking-istio,net-istio-controller)',
+      'knative-ingress-gateway',
+      'services',
+      'revisions',
+      'virtualservices',
+      'events',
+    ]);
+  });
+
   it('goes by a hint from an earlier process, checked by a fresh discovery in the same wave', async () => {
     const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found', 400);
     let written: ServedGroups | undefined;
