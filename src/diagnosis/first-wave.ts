@@ -19,9 +19,14 @@ export function firstWaveTarget(reader: ClusterReader, namespace: string, name: 
   return { namespace, name, labelSelector: `${inferenceServiceLabel(reader.likelyInferenceServiceGroup())}=${name}` };
 }
 
-/** The reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way). */
+/**
+ * The reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way),
+ * in the order they go out and are answered: the pods first (with the InferenceService, asked just
+ * before, they are what the second wave's log reads wait for), the events last (the longest answer
+ * to read, read while the second wave is out).
+ */
 function sharedReads(reader: ClusterReader, t: FirstWaveTarget): Array<Promise<unknown>> {
-  return [reader.events(t.namespace), reader.pods(t.namespace, t.labelSelector), reader.knativeServices(t.namespace), reader.revisions(t.namespace), reader.virtualServices(t.namespace)];
+  return [reader.pods(t.namespace, t.labelSelector), reader.knativeServices(t.namespace), reader.revisions(t.namespace), reader.virtualServices(t.namespace), reader.events(t.namespace)];
 }
 
 /** Starts the first wave (does not wait for it); a failed read is seen by the playbook that awaits it. */

@@ -21,8 +21,12 @@ const REF = '#/components/schemas/';
 
 let modelsPromise: Promise<Models> | undefined;
 
+/**
+ * client-node's model classes, by name. From its models module, not the package: a bundler keeps
+ * every export of a module imported whole, and the package's exports include every API client.
+ */
 async function models(): Promise<Models> {
-  modelsPromise ??= import('@kubernetes/client-node') as unknown as Promise<Models>;
+  modelsPromise ??= import('@kubernetes/client-node/dist/gen/models/all.js') as unknown as Promise<Models>;
   return modelsPromise;
 }
 
