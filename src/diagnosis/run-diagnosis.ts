@@ -80,6 +80,7 @@ export async function runDiagnosis(source: PlaybookSource, kubeConfig: KubeConfi
   const now = options.now ?? (() => new Date());
   const stats = () => ({ durationMs: Date.now() - started, apiRequests: clients.requestCount() });
 
+  const load = typeof source === 'function' ? source : async () => source;
   let playbooks = typeof source === 'function' ? undefined : source;
   let reader!: ClusterReader;
   let found;
@@ -94,7 +95,7 @@ export async function runDiagnosis(source: PlaybookSource, kubeConfig: KubeConfi
       if (!playbooks) {
         startFirstWave(reader, waveTarget, config, []);
         lookup.catch(() => undefined); // awaited below; not unhandled while the playbooks load
-        playbooks = await loadWhileRequestsAreOut(source as () => Promise<readonly Playbook[]>);
+        playbooks = await loadWhileRequestsAreOut(load);
       }
       startFirstWave(reader, waveTarget, config, playbooks);
       // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
