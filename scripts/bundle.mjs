@@ -24,8 +24,10 @@ export const BUNDLE_EXTERNAL = ['bullmq', 'ioredis', 'msgpackr', '@slack/bolt', 
 export const CODE_CACHED_BUNDLE = 'dist/src/bundle/isvc-doctor.cjs';
 
 // node-fetch's fallback URL implementation, dead on Node >= 10 (scripts/bundle-stubs/whatwg-url.cjs);
-// client-node's SOCKS proxy agent, loaded when one is made (scripts/bundle-stubs/socks-proxy-agent.cjs)
-const ALIAS = { 'whatwg-url': './scripts/bundle-stubs/whatwg-url.cjs', 'socks-proxy-agent': './scripts/bundle-stubs/socks-proxy-agent.cjs' };
+// client-node's SOCKS proxy agent, loaded when one is made (scripts/bundle-stubs/socks-proxy-agent.cjs);
+// optional packages that are not installed (scripts/bundle-stubs/absent-optional.cjs)
+const ABSENT = './scripts/bundle-stubs/absent-optional.cjs';
+const ALIAS = { 'whatwg-url': './scripts/bundle-stubs/whatwg-url.cjs', 'socks-proxy-agent': './scripts/bundle-stubs/socks-proxy-agent.cjs', encoding: ABSENT, bufferutil: ABSENT };
 
 const COMMON = { bundle: true, platform: 'node', target: 'node20', minify: true, external: BUNDLE_EXTERNAL, alias: ALIAS, metafile: true, logLevel: 'warning' };
 

@@ -17,8 +17,6 @@ import { DEFAULT_KUBE_REQUEST_LIMITS, limitRequests, type KubeRequestLimits } fr
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { SignatureError } from '../signatures/signature-error.js';
-import { startSimulator } from '../simulator/simulator.js';
-import { loadSnapshot } from '../snapshot/load-snapshot.js';
 import { diagnosisConfigFrom } from './diagnosis-config-from.js';
 import { kubeLimitsFrom } from './kube-limits-from.js';
 import { UsageError } from './usage-error.js';
@@ -65,6 +63,8 @@ export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
   // every request the command sends: a timeout each and the process's token bucket (config `kubernetes:`)
   const limits: KubeRequestLimits = file ? kubeLimitsFrom(file.raw, file.path) : { ...DEFAULT_KUBE_REQUEST_LIMITS };
   if (flags.snapshot) {
+    // the simulator and the snapshot reader load only for --snapshot: a kubeconfig's diagnosis starts without them
+    const [{ loadSnapshot }, { startSimulator }] = await Promise.all([import('../snapshot/load-snapshot.js'), import('../simulator/simulator.js')]);
     const snapshot = await loadSnapshot(flags.snapshot);
     if (!flags.config && snapshot.config !== undefined) config = diagnosisConfigFrom(snapshot.config, path.join(flags.snapshot, 'config.yaml'));
     const signatures = signaturesOf(config);

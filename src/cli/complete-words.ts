@@ -126,8 +126,8 @@ async function kubeConfigOf(given: Map<string, string>) {
 
 async function namespaceNames(given: Map<string, string>): Promise<string[]> {
   if (given.has('--snapshot')) return [...new Set((await snapshotServices(given.get('--snapshot')!)).map((o) => o.namespace))];
-  const { CoreV1Api } = await import('@kubernetes/client-node');
-  const api = (await kubeConfigOf(given)).makeApiClient(CoreV1Api);
+  const { makeKubeClients } = await import('../kube/client.js');
+  const api = makeKubeClients(await kubeConfigOf(given)).core;
   const list = await withDeadline(api.listNamespace());
   return list.items.flatMap((n) => (n.metadata?.name ? [n.metadata.name] : []));
 }

@@ -3,9 +3,9 @@
  * [-o text|json|yaml] [--config FILE]`: one diagnosis, printed for a person (text) or as one object
  * (json, yaml). Exit 1 when it has an error finding.
  */
-import { diagnose } from '../app/diagnoser.js';
 import { colorWanted } from '../config.js';
 import { nameError } from '../core/names.js';
+import { runDiagnosis as runPlaybooks } from '../diagnosis/run-diagnosis.js';
 import type { Report } from '../findings/types.js';
 import { renderJsonReport } from '../render/json-report.js';
 import { renderTextReport } from '../render/text-report.js';
@@ -42,11 +42,18 @@ export function parseDiagnoseArgs(argv: string[]): DiagnoseArgs {
   return { name, ...(namespace !== undefined ? { namespace } : {}), output, ...checkClusterFlags(values) };
 }
 
-/** Runs a diagnosis against a snapshot (served in-process by the simulator, read over HTTP) or a live cluster. */
+/** Every registered playbook, loaded while the first wave of reads is out (run-diagnosis.ts). */
+const loadPlaybooks = async () => (await import('../../playbooks/index.js')).ALL_PLAYBOOKS;
+
+/**
+ * Runs a diagnosis against a snapshot (served in-process by the simulator, read over HTTP) or a
+ * live cluster: the runner with every registered playbook, as app/diagnoser.ts's `diagnose`, the
+ * playbooks loaded while the cluster answers the first wave.
+ */
 export async function runDiagnosis(args: DiagnoseArgs): Promise<Report> {
   const cluster = await openCluster(args);
   try {
-    return await diagnose(cluster.kubeConfig, { namespace: args.namespace ?? cluster.defaultNamespace, name: args.name }, { config: cluster.config, signatures: cluster.signatures });
+    return await runPlaybooks(loadPlaybooks, cluster.kubeConfig, { namespace: args.namespace ?? cluster.defaultNamespace, name: args.name }, { config: cluster.config, signatures: cluster.signatures });
   } finally {
     await cluster.close();
   }

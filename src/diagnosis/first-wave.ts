@@ -22,8 +22,11 @@ export function firstWaveTarget(reader: ClusterReader, namespace: string, name: 
 /**
  * Starts the first wave (does not wait for it); a failed read is seen by the playbook that awaits
  * it. The reads go out in this order and their answers come back and are read in about the same
- * order, a fraction of a millisecond each: first what second-wave reads are decided from (the
- * service's pods: logs, limits; each playbook's own reads), the context after.
+ * order (the InferenceService, asked just before, first): what second-wave reads are decided from
+ * first (the service's pods: its logs, its limits; each playbook's own reads, e.g. the ingress
+ * controller's pods and the gateway), the shared context after, the events last (the longest answer
+ * to read, read while the second wave is out). When the playbooks are not loaded yet, their own
+ * reads follow in a second call, once they are.
  */
 export function startFirstWave(reader: ClusterReader, target: FirstWaveTarget, config: DiagnosisConfig, playbooks: readonly Playbook[]): void {
   const reads = [

@@ -36,6 +36,20 @@ export interface DiagnoseOptions {
   inferenceService?: { resource: CustomResource; object: unknown };
 }
 
+/**
+ * The playbooks a diagnosis runs, or a loader of them. A loader is called once the first wave's
+ * shared reads and the InferenceService lookup are out, so the playbooks' modules load while the
+ * cluster answers (a CLI process loads them once, in the time of that round trip); their own
+ * first-wave reads follow as soon as they are loaded, before any answer is needed.
+ */
+export type PlaybookSource = readonly Playbook[] | (() => Promise<readonly Playbook[]>);
+
+/** Lets the requests just started go out (one turn of the event loop: connections opened, requests written), then calls `load`. */
+async function loadWhileRequestsAreOut<T>(load: () => Promise<T>): Promise<T> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return load();
+}
+
 /** What each report's diagnosis read (kept while the report is): a remediation offered from it plans with these. */
 const answeredByReport = new WeakMap<Report, AnsweredReads>();
 
@@ -59,13 +73,15 @@ function finish(findings: Finding[], next: NextStepContext): Finding[] {
  * with the root cause first. Throws ClusterUnreachableError only when the InferenceService itself
  * cannot be read.
  */
-export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
+export async function runDiagnosis(source: PlaybookSource, kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
   const started = Date.now();
   const clients = makeKubeClients(kubeConfig);
   const config: DiagnosisConfig = { ...DEFAULT_DIAGNOSIS_CONFIG, ...options.config };
   const now = options.now ?? (() => new Date());
   const stats = () => ({ durationMs: Date.now() - started, apiRequests: clients.requestCount() });
 
+  const load = typeof source === 'function' ? source : async () => source;
+  let playbooks = typeof source === 'function' ? undefined : source;
   let reader!: ClusterReader;
   let found;
   try {
@@ -73,9 +89,15 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     for (let attempt = 0; attempt < 2; attempt += 1) {
       reader = new ClusterReader(clients);
       if (options.inferenceService && attempt === 0) reader.know(target.namespace, target.name, options.inferenceService);
-      // the InferenceService first: its answer, which the playbooks wait for, comes back first
+      // the InferenceService first: its answer comes back first, and the playbooks start on it
       const lookup = reader.inferenceService(target.namespace, target.name);
-      startFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
+      const waveTarget = firstWaveTarget(reader, target.namespace, target.name);
+      if (!playbooks) {
+        startFirstWave(reader, waveTarget, config, []);
+        lookup.catch(() => undefined); // awaited below; not unhandled while the playbooks load
+        playbooks = await loadWhileRequestsAreOut(load);
+      }
+      startFirstWave(reader, waveTarget, config, playbooks);
       // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
       if (!(await reader.hintHeld())) {
         lookup.catch(() => undefined);
@@ -103,6 +125,7 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     return { target: { ...target, apiVersion: null }, ready: false, rootCause: 'ISVC_NOT_FOUND', findings, stats: stats() };
   }
 
+  const running = playbooks!; // loaded by the first wave, which every path to here went through
   const apiVersion = `${found.resource.group}/${found.resource.version}`;
   const ctx: DiagnosisContext = {
     target: { ...target, resource: found.resource, apiVersion, isvc: found.object },
@@ -112,10 +135,10 @@ export async function runDiagnosis(playbooks: readonly Playbook[], kubeConfig: K
     signal: options.signal ?? new AbortController().signal,
     now,
   };
-  const results = await Promise.allSettled(playbooks.map((p) => p.run(ctx)));
+  const results = await Promise.allSettled(running.map((p) => p.run(ctx)));
   const findings: Finding[] = [];
   results.forEach((result, i) => {
-    const playbook = playbooks[i]!;
+    const playbook = running[i]!;
     if (result.status === 'fulfilled') findings.push(...result.value.map((f) => ({ ...f, playbook: playbook.id })));
     else if (result.reason instanceof ClusterUnreachableError) findings.push(checkFailed(playbook, result.reason, target));
     else if (!(result.reason instanceof ForbiddenError)) findings.push(checkFailed(playbook, result.reason, target));

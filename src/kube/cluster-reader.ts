@@ -54,6 +54,12 @@ export const DEFAULT_LOG_TAIL_LINES = 400;
 export const DEFAULT_LOG_LIMIT_BYTES = 256 * 1024;
 export const HEAD_LOG_LIMIT_BYTES = 64 * 1024;
 
+/** The InferenceService API versions `groups` serves, most preferred first (all supported ones when discovery is unavailable). */
+function inferenceServiceVersionsIn(groups: ServedGroups | null): CustomResource[] {
+  if (!groups) return [...INFERENCE_SERVICE_VERSIONS];
+  return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
+}
+
 /**
  * Read-only access to the cluster for one diagnosis. Every read is memoised (playbooks running
  * concurrently share one request), 404 becomes `null` / `[]` (also when a custom resource's group
@@ -123,14 +129,20 @@ export class ClusterReader {
   }
 
   /**
-   * The groups reads go by: when remembered or hinted, those, returned as they are (not as a
-   * promise) so that a read can be sent at once, in the order the reads were asked for (an older
-   * hint is checked by a fresh discovery sent alongside); else discovery's answer.
+   * The groups reads go by when they are known without waiting: remembered or hinted (an older
+   * hint is checked by a fresh discovery sent alongside); undefined when discovery must answer first.
+   * A read that goes by them enters the client at once, in the order it was asked for.
    */
-  private groupsForReads(): ServedGroups | Promise<ServedGroups | null> {
-    if (!this.early) return this.servedGroups();
+  private knownGroups(): ServedGroups | undefined {
+    if (!this.early) return undefined;
     if (this.early.hinted && !this.early.recent) void this.servedGroups();
     return this.early.groups;
+  }
+
+  /** The groups reads go by: at once when known (`knownGroups`), else discovery's answer. */
+  private groupsForReads(): Promise<ServedGroups | null> {
+    const known = this.knownGroups();
+    return known ? Promise.resolve(known) : this.servedGroups();
   }
 
   /**
@@ -174,9 +186,7 @@ export class ClusterReader {
 
   /** The InferenceService API versions the cluster serves, most preferred first (all supported ones when discovery is unavailable). */
   async inferenceServiceVersions(): Promise<CustomResource[]> {
-    const groups = await this.groupsForReads();
-    if (!groups) return [...INFERENCE_SERVICE_VERSIONS];
-    return servedInferenceServiceVersions(groups);
+    return inferenceServiceVersionsIn(await this.groupsForReads());
   }
 
   /**
@@ -188,9 +198,9 @@ export class ClusterReader {
   inferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
     return this.once(`isvc/${namespace}/${name}`, async () => {
       const newest = INFERENCE_SERVICE_VERSIONS[0]!;
+      const known = this.knownGroups();
       let versions: CustomResource[];
-      const known = this.groupsForReads();
-      if (!(known instanceof Promise)) versions = servedInferenceServiceVersions(known);
+      if (known) versions = inferenceServiceVersionsIn(known);
       else {
         const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
         if (first) return { resource: newest, object: first };
@@ -228,8 +238,7 @@ export class ClusterReader {
    */
   listVersioned<T = KubeObject>(resource: VersionedResource, namespace: string | undefined, schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>, labelSelector?: string): Promise<T[]> {
     return this.once(`listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`, async () => {
-      const known = this.groupsForReads();
-      const groups = known instanceof Promise ? await known : known;
+      const groups = this.knownGroups() ?? (await this.servedGroups());
       const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
       if (!version) return [];
       const { group, plural, kind, namespaced } = resource;
@@ -261,8 +270,7 @@ export class ClusterReader {
 
   /** An Istio Gateway; null when it does not exist or the cluster has no Istio networking API. */
   async gateway(namespace: string, name: string): Promise<KubeObject | null> {
-    const known = this.groupsForReads();
-    const groups = known instanceof Promise ? await known : known;
+    const groups = this.knownGroups() ?? (await this.servedGroups());
     if (groups && !groups.versions.has(ISTIO_GATEWAY.group)) return null;
     return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
   }
@@ -445,10 +453,6 @@ export class ClusterReader {
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`, status);
     }
   }
-}
-
-function servedInferenceServiceVersions(groups: ServedGroups): CustomResource[] {
-  return INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
 }
 
 /** The HTTP status of a client-node ApiException, or undefined for network errors. */

@@ -41,11 +41,17 @@ export function appliesTo(entry: Pick<SignatureEntry, 'versions'>, facts: Versio
 }
 
 export class SignatureCatalog {
+  /** `for`'s answers by source and facts: a diagnosis asks again for each log and event list, and each answer compares version ranges. */
+  private readonly consulted = new Map<string, readonly CompiledSignature[]>();
+
   constructor(readonly entries: readonly CompiledSignature[]) {}
 
   /** The entries consulted for one source, in order. */
   for(where: SignatureSource, facts: VersionFacts = {}): CompiledSignature[] {
-    return this.entries.filter((e) => e.where === where && appliesTo(e, facts));
+    const key = `${where}\n${JSON.stringify(Object.entries(facts).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+    let entries = this.consulted.get(key);
+    if (!entries) this.consulted.set(key, (entries = this.entries.filter((e) => e.where === where && appliesTo(e, facts))));
+    return [...entries];
   }
 
   /** Each line's first matching entry (lines that no entry matches are left out). */

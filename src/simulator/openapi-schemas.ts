@@ -6,23 +6,19 @@
  * metadata, and spec / status that preserve unknown fields. No descriptions: `kubectl explain`
  * shows the fields and types, as against a server whose CRDs carry no documentation.
  */
+import type { ModelClass } from './model-classes.js';
 import type { ResourceType } from './resource-registry.js';
 
 type Schema = Record<string, unknown>;
-interface AttributeType {
-  baseName: string;
-  type: string;
-  format: string;
-}
-type ModelClass = { getAttributeTypeMap?: () => AttributeType[] };
-type Models = Record<string, unknown>;
+/** client-node's model class of a name (model-classes.ts). */
+type Models = (name: string) => ModelClass | undefined;
 
 const REF = '#/components/schemas/';
 
 let modelsPromise: Promise<Models> | undefined;
 
 async function models(): Promise<Models> {
-  modelsPromise ??= import('@kubernetes/client-node') as unknown as Promise<Models>;
+  modelsPromise ??= import('./model-classes.js').then((m) => m.modelClass);
   return modelsPromise;
 }
 
@@ -30,7 +26,7 @@ async function models(): Promise<Models> {
 function modelName(type: ResourceType, all: Models): string | undefined {
   const version = type.version.charAt(0).toUpperCase() + type.version.slice(1);
   const candidates = type.kind === 'Event' ? [type.group === '' ? 'CoreV1Event' : 'EventsV1Event'] : [`${version}${type.kind}`];
-  return candidates.find((name) => typeof (all[name] as ModelClass | undefined)?.getAttributeTypeMap === 'function');
+  return candidates.find((name) => all(name) !== undefined);
 }
 
 /** Schemas for the given kinds (built-ins from client-node's models) and every model they refer to. */
@@ -74,7 +70,7 @@ export function definitionName(model: string): string {
 function addModel(model: string, all: Models, schemas: Record<string, Schema>): void {
   const name = definitionName(model);
   if (schemas[name]) return;
-  const attributes = (all[model] as ModelClass | undefined)?.getAttributeTypeMap?.() ?? [];
+  const attributes = all(model)?.getAttributeTypeMap() ?? [];
   const properties: Record<string, Schema> = {};
   schemas[name] = { type: 'object', properties };
   for (const a of attributes) properties[a.baseName] = schemaOf(a.type, a.format, all, schemas);
@@ -91,7 +87,7 @@ function schemaOf(type: string, format: string, all: Models, schemas: Record<str
   if (array) return { type: 'array', items: schemaOf(array[1]!, '', all, schemas) };
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
   if (map) return { type: 'object', additionalProperties: schemaOf(map[1]!, '', all, schemas) };
-  if (typeof (all[type] as ModelClass | undefined)?.getAttributeTypeMap === 'function') {
+  if (all(type)) {
     addModel(type, all, schemas);
     return { $ref: `${REF}${definitionName(type)}` };
   }

@@ -2,7 +2,9 @@
  * The bin as `npm run build` ships it: `diagnose` runs from the one-file bundle through a code cache
  * in the CLI's cache folder, which the first run writes and later runs take, with the same report;
  * a damaged cache changes nothing but speed, and help writes none. The bundle is what a node:vm
- * script can run fast: ASCII only (a one-byte source string), an id line, no import(); the SOCKS
+ * script can run fast: ASCII only (a one-byte source string), an id line, no import(), and of
+ * client-node's API clients only the ones the code uses (each is thousands of functions to read and
+ * keep in the code cache); the SOCKS
  * proxy agent it loads only when a kubeconfig asks for one still carries the requests.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -39,6 +41,12 @@ it('is ASCII only, names its build on its first line and holds no import()', () 
   const text = bytes.toString('latin1');
   expect(text).toMatch(/^\/\* isvc-doctor bundle [0-9a-f]{20} \*\/\n/);
   expect(text).not.toMatch(/\bimport\(/);
+});
+
+it("holds client-node's API clients the code uses, not every one client-node exports", () => {
+  const text = readFileSync(BUNDLE, 'latin1');
+  for (const used of ['CoreV1Api', 'AppsV1Api', 'CustomObjectsApi', 'ApisApi']) expect(text).toContain(`"${used}RequestFactory"`);
+  for (const unused of ['BatchV1Api', 'RbacAuthorizationV1Api', 'StorageV1Api', 'NetworkingV1Api']) expect(text).not.toContain(`${unused}RequestFactory`);
 });
 
 it('writes the code cache on the first diagnose and reports the same from it afterwards', () => {

@@ -8,8 +8,10 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { diagnose } from '../../src/app/diagnoser.js';
-import { answeredReadsOf } from '../../src/diagnosis/run-diagnosis.js';
+import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
+import { answeredReadsOf, runDiagnosis } from '../../src/diagnosis/run-diagnosis.js';
 import { kubeConfigForServer, makeKubeClients } from '../../src/kube/client.js';
 import { ClusterWriter } from '../../src/kube/cluster-writer.js';
 import { rememberServedGroups, servedGroupsOf, useDiscoveryHints, type ServedGroups } from '../../src/kube/served-groups.js';
@@ -36,6 +38,21 @@ async function cluster(scenario: string, latencyMs = 0) {
 
 const isvcGet = (r: RecordedRequest) => r.verb === 'get' && r.resource === 'inferenceservices' && r.status === 200;
 
+/** Where each request a KubeConfig's clients send enters client-node (its authentication step), in order. */
+function requestOrder(kubeConfig: KubeConfig): string[] {
+  const order: string[] = [];
+  const authenticate = kubeConfig.applySecurityAuthentication.bind(kubeConfig);
+  kubeConfig.applySecurityAuthentication = async (context) => {
+    const url = new URL(context.getUrl());
+    order.push(`${url.pathname}${url.search}`);
+    await authenticate(context);
+  };
+  return order;
+}
+
+/** The diagnosis as the CLI runs it: the playbooks loaded by the runner once the first wave is out. */
+const cliDiagnose = (kubeConfig: KubeConfig, target: { namespace: string; name: string }) => runDiagnosis(async () => ALL_PLAYBOOKS, kubeConfig, target);
+
 describe('the first wave', () => {
   it.each([
     ['storage-uri-not-found', 'default', 'sklearn-iris'],
@@ -55,24 +72,54 @@ describe('the first wave', () => {
     expect(sim.requests.filter((r) => r.resource === 'inferenceservices')).toHaveLength(1);
   });
 
-  it('sends first what the second wave is decided from: the InferenceService, its pods, the playbooks\' own reads; the shared context after', async () => {
+  it('sends the InferenceService lookup first and the pods next (what the log reads wait for), the events after the other shared reads', async () => {
+    const { sim, kubeConfig, groups } = await cluster('storage-uri-not-found', 400);
+    rememberServedGroups(sim.url, groups);
+    const order = requestOrder(kubeConfig);
+    await diagnose(kubeConfig, { namespace: 'default', name: 'sklearn-iris' });
+    expect(order[0]).toBe('/apis/serving.kubeflow.org/v1alpha2/namespaces/default/inferenceservices/sklearn-iris');
+    expect(order[1]).toBe(`/api/v1/namespaces/default/pods?labelSelector=${encodeURIComponent('serving.kubeflow.org/inferenceservice=sklearn-iris')}`);
+    const events = order.indexOf('/api/v1/namespaces/default/events');
+    for (const shared of ['/apis/serving.knative.dev/v1/namespaces/default/services', '/apis/serving.knative.dev/v1/namespaces/default/revisions', '/apis/networking.istio.io/v1alpha3/namespaces/default/virtualservices']) {
+      expect(order.indexOf(shared)).toBeGreaterThan(1);
+      expect(order.indexOf(shared)).toBeLessThan(events);
+    }
+  });
+
+  it('loads the playbooks of a loader while the shared reads are out, and still sends their own reads before any answer', async () => {
+    const { sim, kubeConfig, groups } = await cluster('ingress-auth-302-uaex', 400);
+    rememberServedGroups(sim.url, groups);
+    const order = requestOrder(kubeConfig);
+    let startedBeforeLoad = -1;
+    const report = await runDiagnosis(
+      async () => {
+        startedBeforeLoad = order.length;
+        return ALL_PLAYBOOKS;
+      },
+      kubeConfig,
+      { namespace: 'ml-team', name: 'sklearn-iris' },
+    );
+    expect(report.rootCause).toBe('PROBE_BLOCKED_BY_AUTH');
+    // the InferenceService and the five shared reads were sent before the playbooks loaded
+    expect(startedBeforeLoad).toBe(6);
+    const found = sim.requests.find(isvcGet)!;
+    const early = sim.requests.filter((r) => r.at < found.doneAt!).map((r) => `${r.resource}${r.namespace ? ` in ${r.namespace}` : ''}`);
+    // the ingress playbook's first-wave reads: the ingress controller's pods and the gateway
+    expect(early).toEqual(expect.arrayContaining(['pods in knative-serving', 'gateways in knative-serving']));
+    expect(waves(sim.requests)).toBeLessThanOrEqual(2);
+  });
+
+  it('as the bot runs it, sends each playbook\'s own reads (what its second wave is decided from) before the shared context', async () => {
     const { sim, kubeConfig, groups } = await cluster('ingress-auth-302-uaex');
     rememberServedGroups(sim.url, groups);
-    // the order client-node sends the requests in (each is authenticated right before it goes out)
-    const sent: string[] = [];
-    const authenticate = kubeConfig.applySecurityAuthentication.bind(kubeConfig);
-    kubeConfig.applySecurityAuthentication = async (context) => {
-      const url = new URL(context.getUrl());
-      sent.push(`${url.pathname.split('/').slice(-1)[0]}${url.searchParams.get('labelSelector') ? `?${url.searchParams.get('labelSelector')}` : ''}`);
-      return authenticate(context);
-    };
+    const order = requestOrder(kubeConfig);
     const report = await diagnose(kubeConfig, { namespace: 'ml-team', name: 'sklearn-iris' });
     expect(report.rootCause).toBe('PROBE_BLOCKED_BY_AUTH');
-    expect(sent.slice(0, 8)).toEqual([
+    expect(order.slice(0, 8).map((p) => decodeURIComponent(p.split('/').slice(-1)[0]!))).toEqual([
       'sklearn-iris',
-      'pods?serving.kubeflow.org/inferenceservice=sklearn-iris',
+      'pods?labelSelector=serving.kubeflow.org/inferenceservice=sklearn-iris',
       // the ingress-probes playbook's own: the ingress controller's pods (whose log is the second wave) and the gateway
-      'pods?app in (networking-istio,net-istio-controller)',
+      'pods?labelSelector=app+in+(networking-istio,net-istio-controller)',
       'knative-ingress-gateway',
       'services',
       'revisions',
@@ -165,7 +212,7 @@ describe('within 10 requests and 2 waves', () => {
       const { sim, kubeConfig, groups } = await cluster(scenario, 40);
       useDiscoveryHints({ read: (c) => (c === sim.url ? { ...groups, ...(answeredAt ? { answeredAt } : {}) } : undefined), write: () => undefined });
       try {
-        const report = await diagnose(kubeConfig, { namespace, name });
+        const report = await cliDiagnose(kubeConfig, { namespace, name });
         expect(report.rootCause).not.toBeNull();
         expect(report.stats.apiRequests).toBe(sim.requests.length);
         expect(sim.requests.length).toBeLessThanOrEqual(budget);
