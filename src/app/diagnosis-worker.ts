@@ -12,7 +12,6 @@ import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
 import { listIsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
-import type { DiagnosisHeadStart } from '../queue/diagnosis-head-start.js';
 import { createDiagnosisWorker } from '../queue/diagnosis-worker.js';
 import type { JobDeps } from '../queue/process-job.js';
 import type { SubscriberStore } from '../queue/subscriber-store.js';
@@ -39,8 +38,6 @@ export interface DiagnosisWorkerWiring {
    * undefined: a diagnosis starts from it instead of asking the API server again.
    */
   held?(target: TargetRef): Parameters<Diagnoser>[2];
-  /** The diagnoses this process's Slack side began before queueing their jobs. */
-  headStart?: Pick<DiagnosisHeadStart, 'take'>;
 }
 
 /** Rejects as soon as the signal aborts (the work itself may go on; its result is dropped). */
@@ -54,23 +51,12 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
   });
 }
 
-/** A head start the job stops waiting for when its signal aborts, as it would for its own diagnosis. */
-function abortableHeadStart(headStart: Pick<DiagnosisHeadStart, 'take'>): Pick<DiagnosisHeadStart, 'take'> {
-  return {
-    take(jobId) {
-      const begun = headStart.take(jobId);
-      return begun && ((signal) => abortable(begun(signal), signal));
-    },
-  };
-}
-
 export function startDiagnosisWorker(w: DiagnosisWorkerWiring): Worker {
   const { remediation, metrics } = w;
   const worker = createDiagnosisWorker(
     { redisUrl: w.config.redisUrl, name: w.config.queue.name, concurrency: w.config.queue.concurrency, prefix: w.prefix },
     {
       diagnose: (target, signal) => abortable(w.diagnose(target, signal, w.held?.(target)), signal),
-      ...(w.headStart ? { headStart: abortableHeadStart(w.headStart) } : {}),
       listStatus: (namespace) => listIsvcStatus(w.kubeConfig, namespace),
       notify: w.notify,
       store: w.store,

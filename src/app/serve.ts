@@ -21,8 +21,6 @@ import { runCommand } from '../commands/index.js';
 import { packageVersion } from '../core/package-version.js';
 import { renderCommandReply } from '../notify/slack-command-replies.js';
 import { limitRequests } from '../kube/request-limits.js';
-import type { TargetRef } from '../core/target-ref.js';
-import { createDiagnosisHeadStart } from '../queue/diagnosis-head-start.js';
 import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
 import type { ClickJobData, CommandJobData } from '../queue/job-data.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
@@ -148,11 +146,7 @@ async function startSlackParts(s: Services, talk: SlackFacing, parts: RoleParts,
   const { slack, remediation } = talk;
   let app: App | null = null;
   let port = 0;
-  // where this process leads the watcher, a diagnosis starts from the informer's object
-  const held = (t: TargetRef) => s.incidents.watcher?.inferenceService(t.namespace, t.name);
-  // a command's diagnosis starts before its job is queued, for this process's worker to take over
-  const headStart = parts.workers ? createDiagnosisHeadStart((t, signal) => s.diagnose(t, signal, held(t)), { max: config.queue.concurrency }) : undefined;
-  const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis, ...(headStart ? { headStart } : {}) }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
+  const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
   // a cluster's agent runs the clicks and commands the web process hands over, as if they came to it
   const forwarded = async (data: ClickJobData | CommandJobData): Promise<string> => {
     if (data.kind === 'click') return (await (data.decision === 'approve' ? approveClick : rejectClick)(remediation, data.click)).kind;
@@ -167,8 +161,8 @@ async function startSlackParts(s: Services, talk: SlackFacing, parts: RoleParts,
         prefix: s.prefix,
         kubeConfig: s.kubeConfig,
         diagnose: s.diagnose,
-        held,
-        ...(headStart ? { headStart } : {}),
+        // where this process leads the watcher, a command's diagnosis starts from the informer's object
+        held: (t) => s.incidents.watcher?.inferenceService(t.namespace, t.name),
         store: queue.store,
         notify: slack.notify.diagnosis,
         remediation,

@@ -8,7 +8,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { settledWithin } from '../core/bounded.js';
 import type { TargetRef } from '../core/target-ref.js';
-import { diagnosisDedupId, diagnosisJobId, type ClickJobData, type CommandJobData, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
+import { diagnosisDedupId, newDiagnosisJobId, type ClickJobData, type CommandJobData, type DiagnoseJobData, type JobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { withQueueDeadline } from './queue-errors.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
 import { SubscriberStore } from './subscriber-store.js';
@@ -77,10 +77,9 @@ export class DiagnosisQueue {
    * Adds a diagnosis job for the subscriber's thread, or finds the one already there.
    * `created: false` means another request won the race: join `jobId` instead.
    */
-  async add(target: TargetRef, subscriber: Subscriber, options: { requestId?: string; jobId?: string; now?: Date } = {}): Promise<{ jobId: string; created: boolean }> {
-    const { requestId, now = new Date() } = options;
+  async add(target: TargetRef, subscriber: Subscriber, requestId?: string, now = new Date()): Promise<{ jobId: string; created: boolean }> {
     // one request, one job: a request run again after a crash adds nothing (BullMQ keeps one job per id)
-    const jobId = options.jobId ?? diagnosisJobId(target, requestId, now.getTime());
+    const jobId = requestId ? `${diagnosisDedupId(target)}__${requestId}` : newDiagnosisJobId(target, now.getTime());
     const data: DiagnoseJobData = { kind: 'diagnose', target: { namespace: target.namespace, name: target.name }, subscriber, requestedAt: now.toISOString(), ...(requestId ? { requestId } : {}) };
     const opts: JobsOptions = { jobId, deduplication: { id: diagnosisDedupId(target) } };
     const job = await withQueueDeadline('add diagnosis job', this.timeoutMs, () => this.queue.add('diagnose', data, opts));

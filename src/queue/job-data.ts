@@ -84,8 +84,3 @@ export function newDiagnosisJobId(target: { namespace: string; name: string }, n
   return `${diagnosisDedupId(target)}__${now.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** The id of the diagnosis job a request adds: one per request id (a request run again adds nothing), else a fresh one. */
-export function diagnosisJobId(target: { namespace: string; name: string }, requestId?: string, now = Date.now()): string {
-  return requestId ? `${diagnosisDedupId(target)}__${requestId}` : newDiagnosisJobId(target, now);
-}
-

@@ -13,7 +13,6 @@ import type { IsvcStatusList } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { DiagnosisEvent, DiagnosisFailure, Progress } from './diagnosis-events.js';
-import type { DiagnosisHeadStart } from './diagnosis-head-start.js';
 import { diagnosisDedupId, jobDataSchema, type ClickJobData, type CommandJobData, type DiagnoseJobData, type RemediateJobData, type StatusJobData, type Subscriber } from './job-data.js';
 import { JobTimeoutError, withJobDeadline } from './job-deadline.js';
 import { publicReason } from './public-reason.js';
@@ -33,8 +32,6 @@ export interface JobLike {
 
 export interface JobDeps {
   diagnose(target: TargetRef, signal?: AbortSignal): Promise<Report>;
-  /** The diagnosis this process began when it queued the job (diagnosis-head-start.ts), taken by the job's first attempt. */
-  headStart?: Pick<DiagnosisHeadStart, 'take'>;
   listStatus(namespace: string, signal?: AbortSignal): Promise<IsvcStatusList>;
   /** Where the jobs' outcomes go (the Slack notifier renders and posts them). */
   notify: Notify<DiagnosisEvent>;
@@ -108,10 +105,9 @@ async function processDiagnosis(job: JobLike, data: DiagnoseJobData, deps: JobDe
   // the root message says "running" while the diagnosis runs: the diagnosis does not wait for Slack,
   // and every later post or update of this root waits for it, so it never lands after them
   const running = progress({ phase: 'running', attempt });
-  const begun = attempt === 1 && job.id ? deps.headStart?.take(job.id) : undefined;
   let report: Report;
   try {
-    report = await deadline(deps, `the diagnosis of ${data.target.namespace}/${data.target.name}`, signal, (s) => (begun ? begun(s) : deps.diagnose(data.target, s)));
+    report = await deadline(deps, `the diagnosis of ${data.target.namespace}/${data.target.name}`, signal, (s) => deps.diagnose(data.target, s));
   } catch (error) {
     await running;
     // a job stopped at its deadline is not tried again: the thread hears now, not after every attempt's deadline

@@ -1,9 +1,7 @@
 /**
  * What a valid `/isvc diagnose` does after the ack: join the diagnosis already running for that
  * InferenceService (a note in its thread, or a new root message in another channel subscribed to it),
- * or post the root message "Diagnosing ns/name…" and add the job (the messages go out as events).
- * Where this process runs a worker too, the diagnosis itself starts as soon as the request has
- * claimed the InferenceService, before the root message and the job. Redis trouble surfaces as
+ * or post the root message "Diagnosing ns/name…" and add the job (the messages go out as events). Redis trouble surfaces as
  * QueueUnavailableError (the caller answers "queue unavailable, try again"); a root message already
  * posted is turned into that answer too.
  */
@@ -11,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { DiagnosisEvent } from './diagnosis-events.js';
-import type { DiagnosisHeadStart } from './diagnosis-head-start.js';
 import type { DiagnosisQueue } from './diagnosis-queue.js';
-import { diagnosisJobId, type Subscriber } from './job-data.js';
+import type { Subscriber } from './job-data.js';
 import { QueueUnavailableError } from './queue-errors.js';
 
 export interface DiagnosisRequest {
@@ -31,8 +28,6 @@ export type RequestOutcome = { kind: 'queued'; jobId: string; rootTs: string } |
 export interface RequestDeps {
   queue: DiagnosisQueue;
   notify: Notify<DiagnosisEvent>;
-  /** Where this process also runs a worker: the diagnosis starts before its job is queued (diagnosis-head-start.ts). */
-  headStart?: Pick<DiagnosisHeadStart, 'start' | 'drop'>;
 }
 
 const MAX_TRIES = 20;
@@ -40,7 +35,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest): Promise<RequestOutcome> {
   const owner = randomUUID();
-  const jobId = diagnosisJobId(req.target, req.requestId);
   let claimed = false;
   let rootTs: string | null = null;
   const subscriber = (): Subscriber => ({ channel: req.channel, threadTs: req.threadTs ?? rootTs!, rootTs: rootTs!, user: req.user });
@@ -61,12 +55,9 @@ export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest)
           if (await deps.queue.join(running.jobId, subscriber())) return { kind: 'joined', jobId: running.jobId, threadTs: subscriber().threadTs };
         }
       } else if (rootTs || (claimed = await deps.queue.claim(req.target, owner))) {
-        // the reads need neither the root message nor the job: they start now, the job takes them over
-        deps.headStart?.start(jobId, req.target);
         await postRoot();
-        const added = await deps.queue.add(req.target, subscriber(), { jobId, ...(req.requestId ? { requestId: req.requestId } : {}) });
+        const added = await deps.queue.add(req.target, subscriber(), req.requestId);
         if (added.created) return { kind: 'queued', jobId: added.jobId, rootTs: rootTs! };
-        deps.headStart?.drop(jobId);
         if (await deps.queue.join(added.jobId, subscriber())) return { kind: 'joined', jobId: added.jobId, threadTs: subscriber().threadTs };
       }
       // Another request is adding the job right now, or the running job is posting its answers
@@ -75,7 +66,6 @@ export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest)
     }
     throw new QueueUnavailableError('the running diagnosis did not finish in time to start a new one');
   } catch (error) {
-    deps.headStart?.drop(jobId);
     if (error instanceof QueueUnavailableError && rootTs) await deps.notify({ kind: 'diagnosis-queue-unavailable', channel: req.channel, rootTs }).catch(() => undefined);
     throw error;
   } finally {

@@ -3,7 +3,6 @@ import { UnrecoverableError } from 'bullmq';
 import type { TargetRef } from '../../src/core/target-ref.js';
 import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
-import { createDiagnosisHeadStart } from '../../src/queue/diagnosis-head-start.js';
 import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
 import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
@@ -77,36 +76,6 @@ describe('diagnosis queue', () => {
     const e = await requestDiagnosis(deps, { target, channel: 'C1', user: 'U5' });
     expect(e.kind).toBe('queued');
     expect(e.jobId).not.toBe(a.jobId);
-  });
-
-  it('begins the diagnosis before the job is queued, for the worker to take over; a request that joins begins none', async () => {
-    const diagnosed: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    h = await startQueueHarness(async () => {
-      diagnosed.push('by the job');
-      return storageUriNotFoundReport();
-    });
-    const headStart = createDiagnosisHeadStart(async (t) => {
-      diagnosed.push(`begun ${t.namespace}/${t.name}`);
-      await gate;
-      return storageUriNotFoundReport();
-    }, { max: 4 });
-    h.deps.headStart = headStart;
-    const deps = { queue: h.queue, notify: h.deps.notify, headStart };
-    const first = await requestDiagnosis(deps, { target, channel: 'C1', user: 'U1', requestId: 'r-1' });
-    expect(first.kind).toBe('queued');
-    expect(diagnosed).toEqual(['begun default/sklearn-iris']); // before any worker runs
-    const second = await requestDiagnosis(deps, { target, channel: 'C2', user: 'U2', requestId: 'r-2' });
-    expect(second).toMatchObject({ kind: 'joined', jobId: first.jobId });
-    expect(headStart.waiting).toBe(1);
-    h.startWorker();
-    release();
-    await h.slack.waitFor((calls) => calls.filter((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')).length >= 2);
-    expect(diagnosed).toEqual(['begun default/sklearn-iris']);
-    expect(headStart.waiting).toBe(0);
-    const { replies } = diagnosisThread(h.slack.callsTo('chat.postMessage').filter((p) => p.body.channel === 'C1'));
-    expect(blocksText(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');
   });
 
   it('retries ClusterUnreachableError with backoff, saying so in the root message', async () => {

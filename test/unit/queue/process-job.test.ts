@@ -2,7 +2,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { ClusterUnreachableError } from '../../../src/kube/errors.js';
 import { slackDiagnosisNotifier } from '../../../src/notify/slack-diagnosis-notifier.js';
-import { createDiagnosisHeadStart } from '../../../src/queue/diagnosis-head-start.js';
 import { processJob, type JobDeps } from '../../../src/queue/process-job.js';
 import type { SubscriberStore } from '../../../src/queue/subscriber-store.js';
 import type { SlackMessage } from '../../../src/slack/slack-message.js';
@@ -77,27 +76,6 @@ describe('processJob', () => {
     };
     await processJob(job(), d);
     expect(order.slice(0, 3)).toEqual(['diagnosed', 'running shown', 'diagnosis-reported']);
-  });
-
-  it('takes over the diagnosis its process began for this job on the first attempt, and diagnoses afresh on a retry', async () => {
-    const diagnosed: string[] = [];
-    const { d, posted } = deps(async () => {
-      diagnosed.push('own');
-      return storageUriNotFoundReport();
-    });
-    const head = createDiagnosisHeadStart(async () => {
-      diagnosed.push('begun');
-      return storageUriNotFoundReport();
-    }, { max: 2 });
-    d.headStart = head;
-    head.start('j1', { namespace: 'default', name: 'sklearn-iris' });
-    head.start('other-job', { namespace: 'default', name: 'sklearn-iris' });
-    expect(await processJob(job(), d)).toMatchObject({ outcome: 'reported', rootCause: 'STORAGE_URI_NOT_FOUND' });
-    expect(diagnosed).toEqual(['begun', 'begun']);
-    expect(posted.find((p) => p.op === 'post')!.text).toContain('STORAGE_URI_NOT_FOUND');
-    head.start('j1', { namespace: 'default', name: 'sklearn-iris' });
-    await processJob(job(1, 3), d);
-    expect(diagnosed).toEqual(['begun', 'begun', 'begun', 'own']);
   });
 
   it('rethrows ClusterUnreachableError before the last attempt, saying it will retry', async () => {
