@@ -100,7 +100,10 @@ describe('the bot killed', () => {
     const answeredBefore = channels.filter(answered).length;
     await sigkill(first);
     await serve({ kubeServer: sim.url, queueName, file: { queue: { concurrency: 4 } } });
-    await until(() => channels.every(answered), 'every diagnosis answered after the restart', 120_000);
+    await until(() => channels.every(answered), 'every diagnosis answered after the restart', 120_000).catch((e) => {
+      console.log('faults: unanswered channels and what each got', JSON.stringify(channels.filter((ch) => !answered(ch)).map((ch) => [ch, slack.calls.filter((c) => c.body.channel === ch).map((c) => [c.method, c.status, String(c.body.text).slice(0, 40), c.response?.ok])])));
+      throw e;
+    });
     const lost = channels.filter((c) => !answered(c)).length;
     const dups = channels.reduce((n, c) => n + duplicatesIn(c) + Math.max(0, rootsIn(c).length - 1), 0);
     jobsLost += lost;
