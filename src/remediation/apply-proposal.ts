@@ -1,10 +1,12 @@
 /**
  * The worker's `remediate` job (jobId = proposal id): apply an approved proposal exactly once,
  * record it, and verify. A proposal planned from a diagnosis' reads is dry-run first (while still
- * `approved`: a retry that finds it `applying` may already have written, and does not dry-run). `approved → applying` is a compare-and-set, and the action's apply
- * recognises a write it already made for this proposal, so a job retried after a worker crash
- * neither repeats the write nor loses the approval. A conflict (the object changed after the
- * click) re-plans and asks again. Cluster unreachable: rethrown, BullMQ retries.
+ * `approved`: a retry that finds it `applying` may already have written, and does not dry-run).
+ * `approved → applying` is a compare-and-set, and the action's apply recognises a write it already
+ * made for this proposal, so a job retried after a worker crash neither repeats the write nor loses
+ * the approval. A conflict (the object changed after the click) re-plans and asks again. Cluster
+ * unreachable: rethrown, BullMQ retries. The message to update is the stored one, else the one the
+ * click named (the job's `messageTs`: a click can come before the offer's ts was stored).
  */
 import { UnrecoverableError } from 'bullmq';
 import { errorCode, errorMessage } from '../core/error-message.js';
