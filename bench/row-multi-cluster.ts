@@ -1,5 +1,5 @@
 /**
- * Multi-cluster (issue 16): one web process (no kubeconfig) and two agents (`--role agent --cluster
+ * Multi-cluster: one web process (no kubeconfig) and two agents (`--role agent --cluster
  * a|b`, each on its own simulator) against today's single process (`--role all`), in the same run,
  * on the same Redis and fake Slack. Two figures each: the Slack ack p99 of a burst of signed
  * commands (half to each cluster), and command-to-reply latency (the POST to the verdict replacing
