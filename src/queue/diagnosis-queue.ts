@@ -32,6 +32,9 @@ export interface RunningDiagnosis {
   subscribers: Subscriber[];
 }
 
+/** How long a request's claim on an InferenceService holds when its process dies before releasing it. */
+export const CLAIM_TTL_MS = 5000;
+
 export class DiagnosisQueue {
   readonly queue: Queue<JobData>;
   readonly store: SubscriberStore;
@@ -90,7 +93,7 @@ export class DiagnosisQueue {
    * A short lock per InferenceService around "post the root message, add the job", so that requests
    * arriving together give one root message and join it, rather than one root each. Expires by itself.
    */
-  async claim(target: TargetRef, owner: string, ttlMs = 5000): Promise<boolean> {
+  async claim(target: TargetRef, owner: string, ttlMs = CLAIM_TTL_MS): Promise<boolean> {
     const key = `${this.queue.opts.prefix ?? 'bull'}:${this.options.name}:claim:${diagnosisDedupId(target)}`;
     return withQueueDeadline('claim', this.timeoutMs, async () => (await this.connection.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK');
   }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Notify } from '../core/notify.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { DiagnosisEvent } from './diagnosis-events.js';
-import type { DiagnosisQueue } from './diagnosis-queue.js';
+import { CLAIM_TTL_MS, type DiagnosisQueue } from './diagnosis-queue.js';
 import type { Subscriber } from './job-data.js';
 import { QueueUnavailableError } from './queue-errors.js';
 
@@ -30,7 +30,8 @@ export interface RequestDeps {
   notify: Notify<DiagnosisEvent>;
 }
 
-const MAX_TRIES = 20;
+/** Long enough to outwait a claim whose process died (a request run again from the inbox meets it). */
+const LOOK_AGAIN_FOR_MS = CLAIM_TTL_MS + 2000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest): Promise<RequestOutcome> {
@@ -42,7 +43,8 @@ export async function requestDiagnosis(deps: RequestDeps, req: DiagnosisRequest)
     rootTs ??= (await deps.notify({ kind: 'diagnosis-queued', target: req.target, channel: req.channel, user: req.user, ...(req.threadTs ? { threadTs: req.threadTs } : {}) })) ?? '';
   };
   try {
-    for (let attempt = 0; attempt < MAX_TRIES; attempt += 1) {
+    const giveUpAt = Date.now() + LOOK_AGAIN_FOR_MS;
+    for (let attempt = 0; attempt === 0 || Date.now() < giveUpAt; attempt += 1) {
       const running = rootTs ? null : await deps.queue.running(req.target);
       if (running) {
         const same = running.subscribers.find((s) => s.channel === req.channel && (!req.threadTs || s.threadTs === req.threadTs));
