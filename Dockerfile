@@ -2,7 +2,7 @@
 # isvc-doctor: the Slack bot (`serve`) and the CLI. Multi-stage: build with dev dependencies, run
 # with production dependencies only, as a non-root user, under tini for signals.
 
-FROM node:22-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -15,7 +15,7 @@ COPY bench ./bench
 COPY test/support ./test/support
 RUN npm run build
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # tini reaps children and forwards SIGTERM so `serve` can finish or release its jobs
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \

@@ -21,11 +21,17 @@ const server = http.createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const body = Buffer.concat(chunks).toString('utf8');
-    const ok = verified(body, req.headers['x-slack-request-timestamp'] as string | undefined, req.headers['x-slack-signature'] as string | undefined);
+    const ok = verified(
+      body,
+      req.headers['x-slack-request-timestamp'] as string | undefined,
+      req.headers['x-slack-signature'] as string | undefined,
+    );
     if (ok) new URLSearchParams(body).get('command');
     res.writeHead(ok ? 200 : 401).end();
   });
 });
 
-server.listen(0, '127.0.0.1', () => process.stdout.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

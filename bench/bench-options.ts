@@ -24,7 +24,8 @@ export function parseBenchOptions(argv: string[], rowIds: readonly string[]): Be
     else if (arg === '--keep-env') keepEnv = true;
     else if (arg === '--runs' || arg.startsWith('--runs=')) {
       const raw = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 50) throw new BenchUsageError('--runs needs a whole number from 1 to 50');
+      if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 50)
+        throw new BenchUsageError('--runs needs a whole number from 1 to 50');
       runs = Number(raw);
     } else if (rowIds.includes(arg)) rows.push(arg);
     else throw new BenchUsageError(`unknown row or option "${arg}"`);

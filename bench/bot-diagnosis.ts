@@ -31,11 +31,27 @@ export async function botDiagnosis(
   const here = inChannel(channel);
   const sentAt = Date.now();
   const started = performance.now();
-  const ack = await postSignedCommand(bot.eventsUrl, SIGNING_SECRET, { text: `diagnose ${target.name} -n ${target.namespace}`, channel_id: channel, response_url: slack.responseUrl(channel) });
-  if (ack.status !== 200) throw new Error(`the bot answered ${ack.status} to a signed command: ${ack.body.slice(0, 200)}`);
-  await slack.waitFor((calls) => calls.some((c) => here(c) && c.method === 'chat.postMessage' && c.body.thread_ts && String(c.body.text).includes(rootCause)), 120_000);
+  const ack = await postSignedCommand(bot.eventsUrl, SIGNING_SECRET, {
+    text: `diagnose ${target.name} -n ${target.namespace}`,
+    channel_id: channel,
+    response_url: slack.responseUrl(channel),
+  });
+  if (ack.status !== 200)
+    throw new Error(`the bot answered ${ack.status} to a signed command: ${ack.body.slice(0, 200)}`);
+  await slack.waitFor(
+    (calls) =>
+      calls.some(
+        (c) =>
+          here(c) && c.method === 'chat.postMessage' && c.body.thread_ts && String(c.body.text).includes(rootCause),
+      ),
+    120_000,
+  );
   const ms = performance.now() - started;
-  await slack.waitFor((calls) => calls.some((c) => here(c) && c.method === 'chat.update' && !String(c.body.text).startsWith('Diagnosing')), 120_000);
+  await slack.waitFor(
+    (calls) =>
+      calls.some((c) => here(c) && c.method === 'chat.update' && !String(c.body.text).startsWith('Diagnosing')),
+    120_000,
+  );
   await sim.log.quiet(Math.max(600, 4 * sim.latencyMs));
   return { ms, requests: diagnosisRequests(sim.log.since(sentAt)) };
 }

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function cliBin(): string {
-  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> | string };
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    bin?: Record<string, string> | string;
+  };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.['isvc-doctor'];
   if (!bin) throw new Error('package.json declares no isvc-doctor bin');
   return path.join(REPO_ROOT, bin);

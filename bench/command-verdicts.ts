@@ -8,7 +8,8 @@ import type { FakeSlackApi, RecordedCall } from '../test/support/fake-slack-api.
 
 const stillDiagnosing = (text: unknown) => /^(\[[a-z0-9-]+\] )?Diagnosing/.test(String(text ?? ''));
 
-export const isVerdict = (c: RecordedCall): boolean => c.method === 'chat.delete' || (c.method === 'chat.update' && !stillDiagnosing(c.body.text));
+export const isVerdict = (c: RecordedCall): boolean =>
+  c.method === 'chat.delete' || (c.method === 'chat.update' && !stillDiagnosing(c.body.text));
 
 export function commandVerdicts(slack: FakeSlackApi, from: number, channelPrefix: string): number {
   const done = new Set<string>();

@@ -15,10 +15,20 @@ function patchStatus(agent: http.Agent, base: string, name: string, ready: boole
   const url = `${base}/apis/serving.kserve.io/v1beta1/namespaces/default/inferenceservices/${name}/status?fieldManager=${BENCH_FIELD_MANAGER}`;
   const body = JSON.stringify({ status: isvcStatus(name, ready) });
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PATCH', agent, headers: { 'content-type': 'application/merge-patch+json', 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${name} status: HTTP ${res.statusCode}`))));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'PATCH',
+        agent,
+        headers: { 'content-type': 'application/merge-patch+json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${name} status: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -28,7 +38,8 @@ export async function setReady(simulatorUrl: string, names: string[], ready: boo
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const queue = [...names];
   const worker = async () => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await patchStatus(agent, simulatorUrl, name, ready);
+    for (let name = queue.shift(); name !== undefined; name = queue.shift())
+      await patchStatus(agent, simulatorUrl, name, ready);
   };
   try {
     await Promise.all(Array.from({ length: concurrency }, worker));

@@ -19,11 +19,16 @@ function onPath(name: string): string | null {
 
 function plainBesideDispatcher(): string | null {
   const version = spawnSync('kubectl', ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
-  const client = (JSON.parse(version.stdout || '{}') as { clientVersion?: { gitVersion?: string; major?: string; minor?: string } }).clientVersion;
+  const client = (
+    JSON.parse(version.stdout || '{}') as { clientVersion?: { gitVersion?: string; major?: string; minor?: string } }
+  ).clientVersion;
   if (!client?.gitVersion?.includes('dispatcher')) return null;
   const found = onPath('kubectl');
   if (!found) return null;
-  const plain = path.join(path.dirname(realpathSync(found)), `kubectl.${client.major}.${String(client.minor).replace(/\D+$/, '')}`);
+  const plain = path.join(
+    path.dirname(realpathSync(found)),
+    `kubectl.${client.major}.${String(client.minor).replace(/\D+$/, '')}`,
+  );
   return existsSync(plain) ? plain : null;
 }
 

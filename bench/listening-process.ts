@@ -18,7 +18,13 @@ export function killAllChildren(): void {
   for (const child of live) child.kill('SIGKILL');
 }
 
-export async function startListening(label: string, command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<ListeningProcess> {
+export async function startListening(
+  label: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<ListeningProcess> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   child.once('exit', () => live.delete(child));
@@ -30,9 +36,14 @@ export async function startListening(label: string, command: string, args: strin
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label} did not start within ${timeoutMs / 1000} s: ${err.slice(-400)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${label} did not start within ${timeoutMs / 1000} s: ${err.slice(-400)}`)),
+      timeoutMs,
+    );
     child.once('error', (error) => reject(new Error(`cannot start ${label}: ${error.message}`)));
-    void exited.then(() => reject(new Error(`${label} exited before it listened (code ${child.exitCode}): ${err.slice(-400)}`)));
+    void exited.then(() =>
+      reject(new Error(`${label} exited before it listened (code ${child.exitCode}): ${err.slice(-400)}`)),
+    );
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       const m = /listening on (http:\/\/\S+)/.exec(out);

@@ -26,7 +26,8 @@ export async function settleNodeStartEnv(options: BenchOptions): Promise<string 
     withoutIt.push((await timedRun(process.execPath, ['-e', '0'], without)).ms);
   }
   const cost = `node -e 0 takes ${ms(summary(withIt).median)} with it, ${ms(summary(withoutIt).median)} without (median of ${SPAWNS} alternating spawns)`;
-  if (options.keepEnv) return `${VARIABLE}=${value} kept (--keep-env) for every Node process measured: ${cost}; kubectl does not read it`;
+  if (options.keepEnv)
+    return `${VARIABLE}=${value} kept (--keep-env) for every Node process measured: ${cost}; kubectl does not read it`;
   delete process.env[VARIABLE]; // every child below inherits process.env or copies it
   return `${VARIABLE}=${value} removed from every Node process measured (CLI, serve, simulate, node -e 0): Node reads and parses that file at each start, ${cost}; kubectl does not read it; --keep-env keeps it`;
 }

@@ -18,7 +18,10 @@ export function resetPeak(pid: number): void {
 }
 
 /** Waits until RSS moves less than `toleranceMb` over `quietMs` (GC and lazy work done), at most `maxMs`. */
-export async function settledMemory(pid: number, options: { quietMs?: number; toleranceMb?: number; maxMs?: number } = {}): Promise<ProcMemory> {
+export async function settledMemory(
+  pid: number,
+  options: { quietMs?: number; toleranceMb?: number; maxMs?: number } = {},
+): Promise<ProcMemory> {
   const { quietMs = 2000, toleranceMb = 1, maxMs = 20_000 } = options;
   const deadline = Date.now() + maxMs;
   let last = procMemory(pid);

@@ -65,5 +65,7 @@ export class RequestLogReader {
 
 /** What a client asked for a diagnosis: leader-election renewals and watch streams left out. */
 export function diagnosisRequests(requests: LoggedRequest[]): LoggedRequest[] {
-  return requests.filter((r) => r.verb !== 'watch' && r.resource !== 'leases' && r.query.watch !== 'true' && r.query.watch !== '1');
+  return requests.filter(
+    (r) => r.verb !== 'watch' && r.resource !== 'leases' && r.query.watch !== 'true' && r.query.watch !== '1',
+  );
 }

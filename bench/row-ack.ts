@@ -30,33 +30,59 @@ async function burst(url: string): Promise<{ p99: number; channelPrefix: string 
   round += 1;
   const channelPrefix = `CACK${round}X`;
   const prepared = Array.from({ length: CONCURRENT }, (_, i) => {
-    const body = slashCommandBody({ text: `diagnose model-${round}-${i}`, channel_id: `${channelPrefix}${i}`, user_id: `U${i}` });
-    return { body, headers: { ...signedHeaders(SIGNING_SECRET, body), 'content-length': String(Buffer.byteLength(body)) } };
+    const body = slashCommandBody({
+      text: `diagnose model-${round}-${i}`,
+      channel_id: `${channelPrefix}${i}`,
+      user_id: `U${i}`,
+    });
+    return {
+      body,
+      headers: { ...signedHeaders(SIGNING_SECRET, body), 'content-length': String(Buffer.byteLength(body)) },
+    };
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT });
   const results = await Promise.all(prepared.map((p) => timedPost(url, p.body, p.headers, agent)));
   agent.destroy();
   const bad = results.filter((r) => r.status !== 200).length;
   if (bad > 0) throw new Error(`${bad} of ${CONCURRENT} commands were not acknowledged with 200`);
-  return { p99: percentile(results.map((r) => r.ms), 99), channelPrefix };
+  return {
+    p99: percentile(
+      results.map((r) => r.ms),
+      99,
+    ),
+    channelPrefix,
+  };
 }
 
 /** Every command of the burst has its verdict (among the fake Slack's calls from index `from` on), and the simulator is quiet. */
 async function drained(slack: FakeSlackApi, sim: SimulatorProcess, channelPrefix: string, from: number): Promise<void> {
-  await slack.waitFor(() => commandVerdicts(slack, from, channelPrefix) >= CONCURRENT, 300_000).catch(() => {
-    throw new Error(`${commandVerdicts(slack, from, channelPrefix)} of ${CONCURRENT} commands had their verdict within 300 s`);
-  });
+  await slack
+    .waitFor(() => commandVerdicts(slack, from, channelPrefix) >= CONCURRENT, 300_000)
+    .catch(() => {
+      throw new Error(
+        `${commandVerdicts(slack, from, channelPrefix)} of ${CONCURRENT} commands had their verdict within 300 s`,
+      );
+    });
   await sim.log.quiet(500);
 }
 
 async function measure(ctx: BenchContext): Promise<{ bot: number[]; bare: number[] }> {
   const slack = await ctx.slack();
-  const sim = await startSimulatorProcess(path.join(REPO_ROOT, 'test/scenarios/storage-uri-not-found'), LATENCY_MS, ctx.workDir);
+  const sim = await startSimulatorProcess(
+    path.join(REPO_ROOT, 'test/scenarios/storage-uri-not-found'),
+    LATENCY_MS,
+    ctx.workDir,
+  );
   const bot = await startServeProcess(ctx, { kubeconfig: sim.kubeconfig }).catch(async (e: unknown) => {
     await sim.stop();
     throw e;
   });
-  const bare = await startListening('bare HMAC server', process.execPath, [fileURLToPath(new URL('./bare-hmac-server.js', import.meta.url))], { PATH: process.env.PATH, SLACK_SIGNING_SECRET: SIGNING_SECRET });
+  const bare = await startListening(
+    'bare HMAC server',
+    process.execPath,
+    [fileURLToPath(new URL('./bare-hmac-server.js', import.meta.url))],
+    { PATH: process.env.PATH, SLACK_SIGNING_SECRET: SIGNING_SECRET },
+  );
   const samples = { bot: [] as number[], bare: [] as number[] };
   try {
     const atBot = async () => {

@@ -33,8 +33,17 @@ async function helpVsNode(ctx: BenchContext): Promise<TableLine> {
     node.push(summary(n).median);
   }
   const ratio = summary(help.map((h, i) => h / node[i]!));
-  ctx.detail(`--help ${help.map((v) => ms(v)).join(', ')}; node -e 0 ${node.map((v) => ms(v)).join(', ')} (median of ${spawnsPerRun(ctx)} spawns per run)`);
-  return { row: 'isvc-doctor --help vs node -e 0', figure: `--help ${formatSummary(summary(help), ms)}`, anchor: `node -e 0 ${formatSummary(summary(node), ms)}`, ratio: formatSummary(ratio, times), target: '≤ 2×', met: ratio.median <= 2 };
+  ctx.detail(
+    `--help ${help.map((v) => ms(v)).join(', ')}; node -e 0 ${node.map((v) => ms(v)).join(', ')} (median of ${spawnsPerRun(ctx)} spawns per run)`,
+  );
+  return {
+    row: 'isvc-doctor --help vs node -e 0',
+    figure: `--help ${formatSummary(summary(help), ms)}`,
+    anchor: `node -e 0 ${formatSummary(summary(node), ms)}`,
+    ratio: formatSummary(ratio, times),
+    target: '≤ 2×',
+    met: ratio.median <= 2,
+  };
 }
 
 async function processVsOwnTime(ctx: BenchContext): Promise<TableLine> {

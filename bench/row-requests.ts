@@ -12,13 +12,29 @@ type Pick = (s: SideSamples) => number[];
 const selfCounted: Pick = (s) => s.selfCounted;
 
 /** The worst scenario (largest median), with the range over scenarios. */
-function worst(units: ComparisonUnit[], side: (u: ComparisonUnit) => SideSamples | null, pick: Pick): { max: number; min: number; scenario: string; variesAcrossRuns: boolean } {
+function worst(
+  units: ComparisonUnit[],
+  side: (u: ComparisonUnit) => SideSamples | null,
+  pick: Pick,
+): { max: number; min: number; scenario: string; variesAcrossRuns: boolean } {
   const per = units.map((u) => ({ scenario: u.scenario, s: summary(pick(side(u)!)) }));
   const top = per.reduce((a, b) => (b.s.median > a.s.median ? b : a));
-  return { max: top.s.median, min: Math.min(...per.map((p) => p.s.median)), scenario: top.scenario, variesAcrossRuns: per.some((p) => p.s.min !== p.s.max) };
+  return {
+    max: top.s.median,
+    min: Math.min(...per.map((p) => p.s.median)),
+    scenario: top.scenario,
+    variesAcrossRuns: per.some((p) => p.s.min !== p.s.max),
+  };
 }
 
-function line(row: string, units: ComparisonUnit[], side: (u: ComparisonUnit) => SideSamples | null, pick: Pick, target: number, unit: string): TableLine {
+function line(
+  row: string,
+  units: ComparisonUnit[],
+  side: (u: ComparisonUnit) => SideSamples | null,
+  pick: Pick,
+  target: number,
+  unit: string,
+): TableLine {
   const it = worst(units, side, pick);
   const anchor = worst(units, (u) => u.runbook, pick === selfCounted ? (s) => s.requests : pick);
   return {

@@ -27,7 +27,12 @@ async function statusRun(ctx: BenchContext, sim: SimulatorProcess, run: number):
   const bot = await startServeProcess(ctx, { kubeconfig: sim.kubeconfig });
   try {
     const channel = `CSTATUS${run}`;
-    const send = (text: string) => postSignedCommand(bot.eventsUrl, SIGNING_SECRET, { text, channel_id: channel, response_url: slack.responseUrl(channel) });
+    const send = (text: string) =>
+      postSignedCommand(bot.eventsUrl, SIGNING_SECRET, {
+        text,
+        channel_id: channel,
+        response_url: slack.responseUrl(channel),
+      });
     await send('help');
     await slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === channel), 30_000);
     const idle = await settledMemory(bot.pid);
@@ -35,12 +40,27 @@ async function statusRun(ctx: BenchContext, sim: SimulatorProcess, run: number):
     const sentAt = Date.now();
     const started = performance.now();
     await send('status -n default');
-    await slack.waitFor((calls) => calls.some((c) => c.body.channel === channel && c.method === 'chat.postMessage' && /InferenceServices? in default/.test(String(c.body.text))), 180_000);
+    await slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.body.channel === channel &&
+            c.method === 'chat.postMessage' &&
+            /InferenceServices? in default/.test(String(c.body.text)),
+        ),
+      180_000,
+    );
     const took = performance.now() - started;
     const peak = procMemory(bot.pid).hwmMb;
     await sim.log.quiet(300);
     const lists = sim.log.since(sentAt).filter((r) => r.resource === 'inferenceservices' && r.verb === 'list');
-    return { idleMb: idle.rssMb, growthMb: peak - idle.rssMb, ms: took, lists: lists.length, paged: lists.filter((r) => r.query.limit !== undefined).length };
+    return {
+      idleMb: idle.rssMb,
+      growthMb: peak - idle.rssMb,
+      ms: took,
+      lists: lists.length,
+      paged: lists.filter((r) => r.query.limit !== undefined).length,
+    };
   } finally {
     await bot.stop();
   }
@@ -48,7 +68,8 @@ async function statusRun(ctx: BenchContext, sim: SimulatorProcess, run: number):
 
 export const statusRow: BenchRow = {
   id: 'status',
-  title: '`/isvc status` in a namespace with 10,000 InferenceServices (bot memory from /proc, paging from the request log)',
+  title:
+    '`/isvc status` in a namespace with 10,000 InferenceServices (bot memory from /proc, paging from the request log)',
   async run(ctx): Promise<TableLine[]> {
     const count = serviceCount(ctx);
     const sim = await sharedIsvcSimulator(ctx, count);
@@ -56,10 +77,28 @@ export const statusRow: BenchRow = {
     for (let run = 0; run < ctx.options.runs; run += 1) runs.push(await statusRun(ctx, sim, run));
     const growth = summary(runs.map((r) => r.growthMb));
     const paged = runs.every((r) => r.lists > 0 && r.paged === r.lists);
-    ctx.detail(`per run: growth ${runs.map((r) => mb(r.growthMb)).join(', ')}, answered in ${runs.map((r) => ms(r.ms)).join(', ')}, ${runs[0]!.lists} list requests, ${runs[0]!.paged} with limit`);
+    ctx.detail(
+      `per run: growth ${runs.map((r) => mb(r.growthMb)).join(', ')}, answered in ${runs.map((r) => ms(r.ms)).join(', ')}, ${runs[0]!.lists} list requests, ${runs[0]!.paged} with limit`,
+    );
     return [
-      { row: `/isvc status, ${count.toLocaleString('en-US')} services: bot memory growth`, figure: `+${formatSummary(growth, mb)} peak over idle`, anchor: `idle ${formatSummary(summary(runs.map((r) => r.idleMb)), mb)}`, ratio: `${formatSummary(summary(runs.map((r) => r.growthMb / 50)), times)} of the target`, target: '< 50 MB', met: growth.median < 50 },
-      { row: `/isvc status, ${count.toLocaleString('en-US')} services: lists paged`, figure: paged ? `yes (${runs[0]!.lists} list requests with limit)` : `no: ${runs[0]!.lists - runs[0]!.paged} of ${runs[0]!.lists} list requests without limit`, anchor: '—', ratio: '—', target: 'limit/continue', met: paged },
+      {
+        row: `/isvc status, ${count.toLocaleString('en-US')} services: bot memory growth`,
+        figure: `+${formatSummary(growth, mb)} peak over idle`,
+        anchor: `idle ${formatSummary(summary(runs.map((r) => r.idleMb)), mb)}`,
+        ratio: `${formatSummary(summary(runs.map((r) => r.growthMb / 50)), times)} of the target`,
+        target: '< 50 MB',
+        met: growth.median < 50,
+      },
+      {
+        row: `/isvc status, ${count.toLocaleString('en-US')} services: lists paged`,
+        figure: paged
+          ? `yes (${runs[0]!.lists} list requests with limit)`
+          : `no: ${runs[0]!.lists - runs[0]!.paged} of ${runs[0]!.lists} list requests without limit`,
+        anchor: '—',
+        ratio: '—',
+        target: 'limit/continue',
+        met: paged,
+      },
     ];
   },
 };

@@ -37,7 +37,11 @@ export const watcherRssRow: BenchRow = {
   async run(ctx) {
     const count = serviceCount(ctx);
     const full = await sharedIsvcSimulator(ctx, count);
-    const empty = await startSimulatorProcess(writeIsvcDataset(path.join(ctx.workDir, 'isvcs-none'), 0), 0, ctx.workDir);
+    const empty = await startSimulatorProcess(
+      writeIsvcDataset(path.join(ctx.workDir, 'isvcs-none'), 0),
+      0,
+      ctx.workDir,
+    );
     const holding: ProcMemory[] = [];
     const none: ProcMemory[] = [];
     try {
@@ -49,8 +53,12 @@ export const watcherRssRow: BenchRow = {
       await empty.stop();
     }
     const rss = summary(holding.map((m) => m.rssMb));
-    ctx.detail(`holding ${count}: VmRSS ${holding.map((m) => mb(m.rssMb)).join(', ')}, VmHWM ${holding.map((m) => mb(m.hwmMb)).join(', ')}`);
-    ctx.detail(`holding none: VmRSS ${none.map((m) => mb(m.rssMb)).join(', ')}, VmHWM ${none.map((m) => mb(m.hwmMb)).join(', ')}`);
+    ctx.detail(
+      `holding ${count}: VmRSS ${holding.map((m) => mb(m.rssMb)).join(', ')}, VmHWM ${holding.map((m) => mb(m.hwmMb)).join(', ')}`,
+    );
+    ctx.detail(
+      `holding none: VmRSS ${none.map((m) => mb(m.rssMb)).join(', ')}, VmHWM ${none.map((m) => mb(m.hwmMb)).join(', ')}`,
+    );
     return [
       {
         row: `watcher RSS holding ${count.toLocaleString('en-US')} InferenceServices`,

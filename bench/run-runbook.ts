@@ -11,14 +11,22 @@ export interface RunbookRun {
 
 /** kubectl with this kubeconfig and a discovery cache of its own (warm after the first command, as a person's is). */
 export function kubectlEnv(kubeconfig: string, cacheDir: string): { env: NodeJS.ProcessEnv; flags: string[] } {
-  return { env: { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig }, flags: ['--cache-dir', cacheDir] };
+  return {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig },
+    flags: ['--cache-dir', cacheDir],
+  };
 }
 
 /**
  * Runs the steps; `script` goes on after a failing command (a script does), the shortest path
  * must not fail. The output must show the runbook's evidence.
  */
-export async function runRunbook(runbook: Runbook, form: 'script' | 'shortest', kubeconfig: string, cacheDir: string): Promise<RunbookRun> {
+export async function runRunbook(
+  runbook: Runbook,
+  form: 'script' | 'shortest',
+  kubeconfig: string,
+  cacheDir: string,
+): Promise<RunbookRun> {
   const { env, flags } = kubectlEnv(kubeconfig, cacheDir);
   const steps: RunbookStep[] = runbook[form];
   const vars: Record<string, string> = {};
@@ -30,13 +38,17 @@ export async function runRunbook(runbook: Runbook, form: 'script' | 'shortest', 
     const run = await timedRun(kubectlPath(), [...args, ...flags], env);
     total += run.ms;
     if (run.code !== 0) {
-      if (form === 'shortest') throw new Error(`runbook ${runbook.scenario}: kubectl ${args.join(' ')} failed: ${run.stderr.trim().split('\n')[0]}`);
+      if (form === 'shortest')
+        throw new Error(
+          `runbook ${runbook.scenario}: kubectl ${args.join(' ')} failed: ${run.stderr.trim().split('\n')[0]}`,
+        );
       failed += 1;
     }
     output += run.stdout;
     if (step.capture === 'rev') vars.rev = run.stdout.trim();
     if (step.capture === 'pod') vars.pod = run.stdout.split('\n')[1]?.split(/\s+/)[0] ?? '';
   }
-  if (!runbook.evidence.test(output)) throw new Error(`runbook ${runbook.scenario} (${form}): its output does not show ${runbook.evidence}`);
+  if (!runbook.evidence.test(output))
+    throw new Error(`runbook ${runbook.scenario} (${form}): its output does not show ${runbook.evidence}`);
   return { ms: total, commands: steps.length, failed };
 }

@@ -14,7 +14,10 @@ import { killAllChildren } from './listening-process.js';
 import { settleNodeStartEnv } from './node-start-env.js';
 
 function load(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 async function runRows(options: BenchOptions): Promise<TableLine[]> {
@@ -48,7 +51,10 @@ async function runRows(options: BenchOptions): Promise<TableLine[]> {
 async function main(): Promise<number> {
   let options: BenchOptions | 'help';
   try {
-    options = parseBenchOptions(process.argv.slice(2), BENCH_ROWS.map((r) => r.id));
+    options = parseBenchOptions(
+      process.argv.slice(2),
+      BENCH_ROWS.map((r) => r.id),
+    );
   } catch (error) {
     if (!(error instanceof BenchUsageError)) throw error;
     console.error(`bench: ${error.message}\n${BENCH_USAGE.replace('%ROWS%', BENCH_ROWS.map((r) => r.id).join(' '))}`);
@@ -59,12 +65,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const started = performance.now();
-  console.log(`isvc-doctor bench: ${options.runs} run(s)${options.quick ? ', quick (smaller sizes: figures not comparable)' : ''}; ${os.cpus().length} cores, Node ${process.version}, load ${load()}, ${new Date().toISOString()}`);
+  console.log(
+    `isvc-doctor bench: ${options.runs} run(s)${options.quick ? ', quick (smaller sizes: figures not comparable)' : ''}; ${os.cpus().length} cores, Node ${process.version}, load ${load()}, ${new Date().toISOString()}`,
+  );
   const envLine = await settleNodeStartEnv(options);
   if (envLine) console.log(`    ${envLine}`);
   const lines = await runRows(options);
   console.log(`\n${finalTable(lines)}`);
-  console.log(`\nmedians over ${options.runs} run(s), [min–max] across runs (and scenarios); ${((performance.now() - started) / 1000).toFixed(0)} s in all, load ${load()}`);
+  console.log(
+    `\nmedians over ${options.runs} run(s), [min–max] across runs (and scenarios); ${((performance.now() - started) / 1000).toFixed(0)} s in all, load ${load()}`,
+  );
   return 0;
 }
 

@@ -77,8 +77,17 @@ export function sharedComparison(ctx: BenchContext): Promise<ComparisonUnit[]> {
   });
 }
 
-async function measureUnit(ctx: BenchContext, runbook: Runbook, latencyMs: number, parts: ComparisonParts): Promise<ComparisonUnit> {
-  const sim = await startSimulatorProcess(path.join(REPO_ROOT, 'test/scenarios', runbook.scenario), latencyMs, ctx.workDir);
+async function measureUnit(
+  ctx: BenchContext,
+  runbook: Runbook,
+  latencyMs: number,
+  parts: ComparisonParts,
+): Promise<ComparisonUnit> {
+  const sim = await startSimulatorProcess(
+    path.join(REPO_ROOT, 'test/scenarios', runbook.scenario),
+    latencyMs,
+    ctx.workDir,
+  );
   let bot: ServeProcess | null = null;
   try {
     const cacheDir = path.join(ctx.workDir, `kubectl-cache-${sim.pid}`);
@@ -91,7 +100,14 @@ async function measureUnit(ctx: BenchContext, runbook: Runbook, latencyMs: numbe
       bot = await startServeProcess(ctx, { kubeconfig: sim.kubeconfig });
       await botDiagnosis(slack, bot, sim, runbook.target, runbook.rootCause); // a running bot is warm
     }
-    const unit: ComparisonUnit = { scenario: runbook.scenario, latencyMs, runbook: emptySide(), shortest: emptySide(), cli: parts.cli ? emptySide() : null, bot: bot ? emptySide() : null };
+    const unit: ComparisonUnit = {
+      scenario: runbook.scenario,
+      latencyMs,
+      runbook: emptySide(),
+      shortest: emptySide(),
+      cli: parts.cli ? emptySide() : null,
+      bot: bot ? emptySide() : null,
+    };
     const typed = (form: 'script' | 'shortest', side: SideSamples) => async () => {
       const sentAt = Date.now();
       const run = await runRunbook(runbook, form, sim.kubeconfig, cacheDir);
@@ -100,7 +116,10 @@ async function measureUnit(ctx: BenchContext, runbook: Runbook, latencyMs: numbe
     };
     const sides: Array<() => Promise<void>> = [typed('script', unit.runbook), typed('shortest', unit.shortest)];
     if (unit.cli) sides.push(() => measureCli(unit.cli!, sim, runbook));
-    if (bot && unit.bot) sides.push(async () => botSample(unit.bot!, await botDiagnosis(slack, bot!, sim, runbook.target, runbook.rootCause)));
+    if (bot && unit.bot)
+      sides.push(async () =>
+        botSample(unit.bot!, await botDiagnosis(slack, bot!, sim, runbook.target, runbook.rootCause)),
+      );
     for (let run = 0; run < ctx.options.runs; run += 1) {
       for (let i = 0; i < sides.length; i += 1) await sides[(run + i) % sides.length]!();
     }
@@ -113,7 +132,8 @@ async function measureUnit(ctx: BenchContext, runbook: Runbook, latencyMs: numbe
 
 async function measureCli(side: SideSamples, sim: SimulatorProcess, runbook: Runbook): Promise<void> {
   const run = await cliDiagnosis(sim, runbook.target);
-  if (run.rootCause !== runbook.rootCause) throw new Error(`${runbook.scenario}: the CLI reported ${run.rootCause}, expected ${runbook.rootCause}`);
+  if (run.rootCause !== runbook.rootCause)
+    throw new Error(`${runbook.scenario}: the CLI reported ${run.rootCause}, expected ${runbook.rootCause}`);
   record(side, run.ms, run.requests);
   side.durationMs.push(run.durationMs);
   side.selfCounted.push(run.apiRequests);
@@ -129,6 +149,16 @@ function record(side: SideSamples, ms: number, requests: LoggedRequest[]): void 
 
 function describeUnit(u: ComparisonUnit): string {
   const side = (label: string, s: SideSamples | null) =>
-    s ? `${label} ${Math.round(summary(s.ms).median)} ms (${s.requests[0]} req, ${s.waves[0]} waves${s.selfCounted.length ? `, self-counted ${s.selfCounted[0]}` : ''})` : null;
-  return [`${u.scenario} @${u.latencyMs} ms:`, side('script', u.runbook), side('shortest', u.shortest), side('cli', u.cli), side('bot', u.bot)].filter(Boolean).join('  ');
+    s
+      ? `${label} ${Math.round(summary(s.ms).median)} ms (${s.requests[0]} req, ${s.waves[0]} waves${s.selfCounted.length ? `, self-counted ${s.selfCounted[0]}` : ''})`
+      : null;
+  return [
+    `${u.scenario} @${u.latencyMs} ms:`,
+    side('script', u.runbook),
+    side('shortest', u.shortest),
+    side('cli', u.cli),
+    side('bot', u.bot),
+  ]
+    .filter(Boolean)
+    .join('  ');
 }

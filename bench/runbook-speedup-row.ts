@@ -20,7 +20,13 @@ function speedup(units: ComparisonUnit[], side: Side, latencyMs: number, anchor:
   };
 }
 
-export function runbookSpeedupRow(options: { id: string; title: string; side: Side; what: string; target: number }): BenchRow {
+export function runbookSpeedupRow(options: {
+  id: string;
+  title: string;
+  side: Side;
+  what: string;
+  target: number;
+}): BenchRow {
   const { side, what, target } = options;
   return {
     id: options.id,
@@ -29,7 +35,9 @@ export function runbookSpeedupRow(options: { id: string; title: string; side: Si
       const units = await sharedComparison(ctx);
       for (const latency of DIAGNOSIS_LATENCIES) {
         const s = speedup(units, side, latency, (u) => u.shortest);
-        ctx.detail(`@${latency} ms against the runbook's shortest path (${formatSummary(s.anchor, ms)}): shortest path ÷ ${what} ${formatSummary(s.ratio, times)}`);
+        ctx.detail(
+          `@${latency} ms against the runbook's shortest path (${formatSummary(s.anchor, ms)}): shortest path ÷ ${what} ${formatSummary(s.ratio, times)}`,
+        );
       }
       return DIAGNOSIS_LATENCIES.map((latency) => {
         const s = speedup(units, side, latency, (u) => u.runbook);

@@ -53,6 +53,11 @@ export async function startServeProcess(ctx: BenchContext, options: ServeOptions
     ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}),
   };
   const args = [cliBin(), 'serve', '--config', file, '--role', options.role ?? 'all', ...(options.args ?? [])];
-  const running = await startListening(`serve --role ${options.role ?? 'all'} ${(options.args ?? []).join(' ')}`.trim(), process.execPath, args, env);
+  const running = await startListening(
+    `serve --role ${options.role ?? 'all'} ${(options.args ?? []).join(' ')}`.trim(),
+    process.execPath,
+    args,
+    env,
+  );
   return { ...running, eventsUrl: `${running.url}/slack/events`, queueName };
 }

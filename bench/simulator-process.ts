@@ -12,11 +12,32 @@ export interface SimulatorProcess extends ListeningProcess {
 
 let serial = 0;
 
-export async function startSimulatorProcess(snapshotDir: string, latencyMs: number, workDir: string): Promise<SimulatorProcess> {
+export async function startSimulatorProcess(
+  snapshotDir: string,
+  latencyMs: number,
+  workDir: string,
+): Promise<SimulatorProcess> {
   serial += 1;
   const kubeconfig = path.join(workDir, `sim-${serial}.kubeconfig`);
   const requestLog = path.join(workDir, `sim-${serial}.requests.jsonl`);
-  const args = [cliBin(), 'simulate', '--snapshot', snapshotDir, '--latency', String(latencyMs), '--kubeconfig-out', kubeconfig, '--request-log', requestLog];
-  const running = await startListening(`simulate ${path.basename(snapshotDir)}`, process.execPath, args, process.env, 120_000);
+  const args = [
+    cliBin(),
+    'simulate',
+    '--snapshot',
+    snapshotDir,
+    '--latency',
+    String(latencyMs),
+    '--kubeconfig-out',
+    kubeconfig,
+    '--request-log',
+    requestLog,
+  ];
+  const running = await startListening(
+    `simulate ${path.basename(snapshotDir)}`,
+    process.execPath,
+    args,
+    process.env,
+    120_000,
+  );
   return { ...running, kubeconfig, latencyMs, log: new RequestLogReader(requestLog) };
 }

@@ -8,7 +8,12 @@ export interface TimedRun {
   stderr: string;
 }
 
-export function timedRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<TimedRun> {
+export function timedRun(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 120_000,
+): Promise<TimedRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

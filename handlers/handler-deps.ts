@@ -21,5 +21,5 @@ export interface HandlerDeps {
 
 /** The request id the request-context middleware put on Bolt's context. */
 export function requestIdOf(context: Record<string, unknown>): string | undefined {
-  return typeof context['requestId'] === 'string' ? context['requestId'] : undefined;
+  return typeof context.requestId === 'string' ? context.requestId : undefined;
 }

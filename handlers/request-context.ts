@@ -9,7 +9,16 @@ import { currentPostScope } from '../src/core/post-scope.js';
 
 export function requestContext(logger: Logger): Middleware<AnyMiddlewareArgs> {
   return async ({ body, context, next }) => {
-    const b = body as { type?: string; command?: string; text?: string; event?: { type?: string }; user_id?: string; user?: { id?: string }; channel_id?: string; channel?: { id?: string } };
+    const b = body as {
+      type?: string;
+      command?: string;
+      text?: string;
+      event?: { type?: string };
+      user_id?: string;
+      user?: { id?: string };
+      channel_id?: string;
+      channel?: { id?: string };
+    };
     // a request the front door runs (again, after a crash) keeps the id it was given when it arrived
     const requestId = currentPostScope()?.requestId ?? newRequestId(); // r- and 12 hex digits either way
     context.requestId = requestId;

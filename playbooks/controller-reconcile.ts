@@ -8,6 +8,8 @@
  * API version the cluster does not serve, a permission the controller lacks. The controller's log
  * is read (bounded) only when the service is not ready and events, a missing status or healthy
  * pods point at the control plane. (Events of the objects that create its pods: workload-events.)
+ * A Ready service is not trusted over the controller: Warning events on it newer than its Ready
+ * condition mean the latest spec is refused while the old workload serves (Ready, but failing).
  *
  * RBAC: list events, list services.serving.knative.dev; list pods in every namespace (the
  * controller's, by label), get pods/log; list servingruntimes / clusterservingruntimes.
@@ -16,12 +18,12 @@
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { controllerLinesAbout, controllerPods } from '../src/diagnosis/controller-lines.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { eventsOf, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
-import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
+import { eventsOf, eventTime, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { runtimeChoice, withRuntimeChoice } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
-import type { Finding } from '../src/findings/types.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
-import { isReady, refOf } from '../src/kube/inference-service-view.js';
+import { conditionOf, isReady, refOf } from '../src/kube/inference-service-view.js';
 import type { KnativeService } from '../src/kube/schemas.js';
 
 /** Codes about the predictor's spec: merged with what the InferenceService's own status says. */
@@ -32,17 +34,37 @@ export const controllerReconcile: Playbook = {
   title: 'The controller cannot reconcile the InferenceService',
   emits: ['CONTROLLER_RECONCILE_FAILED', 'ADMISSION_DENIED', 'STORAGE_URI_UNSUPPORTED', 'NO_SUPPORTING_RUNTIME'],
   async run(ctx) {
-    if (isReady(ctx.target.isvc)) return [];
+    if (isReady(ctx.target.isvc)) return readyButRefused(ctx);
     // no status at all: the controller is where to look, so its pods are asked together with the rest
     const noStatus = !(ctx.target.isvc.status?.conditions ?? []).length;
-    const [events, pods, services] = await Promise.all([eventsOf(ctx), podsOf(ctx), knativeServicesOf(ctx).catch(() => []), noStatus ? controllerPods(ctx) : []]);
-    const warnings = events.filter((e) => e.type === 'Warning' && e.involvedObject?.kind === 'InferenceService' && e.involvedObject.name === ctx.target.name);
+    const [events, pods, services] = await Promise.all([
+      eventsOf(ctx),
+      podsOf(ctx),
+      knativeServicesOf(ctx).catch(() => []),
+      noStatus ? controllerPods(ctx) : [],
+    ]);
+    const warnings = events.filter(
+      (e) =>
+        e.type === 'Warning' &&
+        e.involvedObject?.kind === 'InferenceService' &&
+        e.involvedObject.name === ctx.target.name,
+    );
     const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-    const facts = versionFactsOf(ctx, pods, { images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)) });
+    const facts = versionFactsOf(ctx, pods, {
+      images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)),
+    });
     const sources: LineSource[] = [
       ...(warnings.length ? [eventSource(subject, warnings)] : []),
-      ...controllers.map((c) => ({ where: 'controller' as const, ref: c.ref, kind: 'log' as const, container: c.container, label: `controller log lines about ${ctx.target.namespace}/${ctx.target.name}`, lines: c.lines, lineNumbers: c.lineNumbers })),
+      ...controllers.map((c) => ({
+        where: 'controller' as const,
+        ref: c.ref,
+        kind: 'log' as const,
+        container: c.container,
+        label: `controller log lines about ${ctx.target.namespace}/${ctx.target.name}`,
+        lines: c.lines,
+        lineNumbers: c.lineNumbers,
+      })),
     ];
     const found = sources.flatMap((source) => signatureFindings(ctx, source, { subject }, facts).findings);
     return Promise.all(found.map((f) => withComponent(ctx, f)));
@@ -50,13 +72,54 @@ export const controllerReconcile: Playbook = {
 };
 
 /**
+ * A Ready service whose controller has failed since it became Ready: Ready describes what was applied
+ * before the latest change (the old workload still serves), while the controller's Warning events
+ * (InternalError) say it cannot apply the current spec. Those events decide, as for a service that is
+ * not ready; each finding says since when it has been Ready and, when the status tells, which
+ * generation was last applied.
+ */
+async function readyButRefused(ctx: DiagnosisContext): Promise<Finding[]> {
+  const readySince = Date.parse(conditionOf(ctx.target.isvc, 'Ready')?.lastTransitionTime ?? '');
+  const since = (await eventsOf(ctx)).filter(
+    (e) =>
+      e.type === 'Warning' &&
+      e.involvedObject?.kind === 'InferenceService' &&
+      e.involvedObject.name === ctx.target.name &&
+      (Number.isNaN(readySince) || eventTime(e) > readySince),
+  );
+  if (since.length === 0) return [];
+  const failures = since.reduce((n, e) => n + (e.count ?? 1), 0);
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const { generation } = ctx.target.isvc.metadata as { generation?: number };
+  const observed = (ctx.target.isvc.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+  const stale =
+    generation !== undefined && observed !== undefined && observed < generation
+      ? `; it last applied generation ${observed} of ${generation}`
+      : '';
+  const readyNote: Evidence = {
+    kind: 'field',
+    ref: subject,
+    text: `Ready since ${Number.isNaN(readySince) ? 'an earlier reconcile' : new Date(readySince).toISOString()}, but the controller has failed ${failures === 1 ? 'once' : `${failures} times`} since${stale}: Ready describes the spec before the latest change`,
+  };
+  const found = signatureFindings(ctx, eventSource(subject, since), { subject }, versionFactsOf(ctx, [])).findings;
+  return Promise.all(found.map((f) => withComponent(ctx, { ...f, evidence: [readyNote, ...f.evidence] })));
+}
+
+/**
  * Events, no status at all, or healthy pods of a service that is not ready (unless Knative already
  * says its ingress is the hold-up): the control plane is where to look.
  */
-function lookAtController(ctx: DiagnosisContext, warnings: CoreV1Event[], pods: V1Pod[], services: KnativeService[]): boolean {
+function lookAtController(
+  ctx: DiagnosisContext,
+  warnings: CoreV1Event[],
+  pods: V1Pod[],
+  services: KnativeService[],
+): boolean {
   if (warnings.length > 0 || !(ctx.target.isvc.status?.conditions ?? []).length) return true;
   if (services.some((s) => (s.status?.conditions ?? []).some((c) => c.reason === 'IngressNotConfigured'))) return false;
-  return pods.length > 0 && pods.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
+  return (
+    pods.length > 0 && pods.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+  );
 }
 
 /** One line per event (a multi-line message joined), the latest last. */
@@ -65,12 +128,14 @@ function eventSource(subject: string, events: CoreV1Event[]): LineSource {
     where: 'controller',
     ref: subject,
     kind: 'event',
-    lines: events.map((e) => `${(e.message ?? '').replace(/\s*\n+\s*/g, ' ')}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`),
+    lines: events.map(
+      (e) => `${(e.message ?? '').replace(/\s*\n+\s*/g, ' ')}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+    ),
   };
 }
 
 async function withComponent(ctx: DiagnosisContext, f: Finding): Promise<Finding> {
   if (!COMPONENT_CODES.has(f.code)) return f;
-  const extra = f.code === 'NO_SUPPORTING_RUNTIME' ? await runtimeChoiceEvidence(ctx) : [];
-  return { ...f, component: 'predictor', evidence: [...f.evidence, ...extra] };
+  const placed = { ...f, component: 'predictor' };
+  return f.code === 'NO_SUPPORTING_RUNTIME' ? withRuntimeChoice(placed, await runtimeChoice(ctx)) : placed;
 }

@@ -37,8 +37,17 @@ export const imagePull: Playbook = {
         const subject = refOf('Pod', ctx.target.namespace, name);
         // the kubelet's "Failed to pull image ...: not found" says why; "Back-off pulling image" only repeats it
         const events = (await eventsOf(ctx))
-          .filter((e) => e.involvedObject?.name === name && /Failed|BackOff/.test(e.reason ?? '') && /image/i.test(e.message ?? ''))
-          .sort((a, b) => Number(/Failed to pull image/.test(b.message ?? '')) - Number(/Failed to pull image/.test(a.message ?? '')));
+          .filter(
+            (e) =>
+              e.involvedObject?.name === name &&
+              /Failed|BackOff/.test(e.reason ?? '') &&
+              /image/i.test(e.message ?? ''),
+          )
+          .sort(
+            (a, b) =>
+              Number(/Failed to pull image/.test(b.message ?? '')) -
+              Number(/Failed to pull image/.test(a.message ?? '')),
+          );
         const component = componentOf(pod.metadata?.labels);
         const said = [s.state?.waiting?.message ?? '', ...events.map((e) => e.message ?? '')].join('\n');
         const why = await pullAdvice(ctx, pod, s.image, said, component);
@@ -47,8 +56,15 @@ export const imagePull: Playbook = {
             subject,
             title: why.title ?? `Cannot pull image ${s.image} (${reason})`,
             evidence: [
-              { kind: 'field', ref: subject, container: s.name, text: `image: ${s.image}; ${reason}${s.state?.waiting?.message ? `: ${s.state.waiting.message}` : ''}` },
-              ...events.slice(0, 2).map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}` })),
+              {
+                kind: 'field',
+                ref: subject,
+                container: s.name,
+                text: `image: ${s.image}; ${reason}${s.state?.waiting?.message ? `: ${s.state.waiting.message}` : ''}`,
+              },
+              ...events
+                .slice(0, 2)
+                .map((e) => ({ kind: 'event' as const, ref: subject, text: `${e.reason}: ${e.message}` })),
               ...why.evidence,
             ],
             ...(why.next ? { next: why.next } : {}),
@@ -67,19 +83,34 @@ export const imagePull: Playbook = {
  * the spec field that set it), a registry that refuses the node (imagePullSecrets of the pod's
  * service account), a registry the node cannot reach.
  */
-async function pullAdvice(ctx: DiagnosisContext, pod: V1Pod, image: string, said: string, component: string | undefined): Promise<{ title?: string; evidence: Evidence[]; next?: string }> {
+async function pullAdvice(
+  ctx: DiagnosisContext,
+  pod: V1Pod,
+  image: string,
+  said: string,
+  component: string | undefined,
+): Promise<{ title?: string; evidence: Evidence[]; next?: string }> {
   if (TAG_MISSING.test(said)) return missingTag(ctx, image, component);
   const account = pod.spec?.serviceAccountName ?? 'default';
   const registry = registryOf(image);
   if (UNAUTHORIZED.test(said)) {
     const secrets = (pod.spec?.imagePullSecrets ?? []).map((x) => x.name).filter(Boolean);
     return {
-      evidence: [{ kind: 'field', ref: refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?'), text: `serviceAccountName: ${account}; imagePullSecrets: ${secrets.join(', ') || 'none'}` }],
+      evidence: [
+        {
+          kind: 'field',
+          ref: refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?'),
+          text: `serviceAccountName: ${account}; imagePullSecrets: ${secrets.join(', ') || 'none'}`,
+        },
+      ],
       next: `${registry} refuses the node's pull: kubectl create secret docker-registry <name> -n ${ctx.target.namespace} --docker-server=${registry} … and kubectl patch serviceaccount ${account} -n ${ctx.target.namespace} -p '{"imagePullSecrets":[{"name":"<name>"}]}' (the pod uses service account ${account}), then delete the pod`,
     };
   }
   if (UNREACHABLE.test(said)) {
-    return { evidence: [], next: `The node cannot reach ${registry}: check the nodes' network, proxy or registry mirror settings for ${registry} (or push ${image} to a registry the nodes reach and set it in the spec)` };
+    return {
+      evidence: [],
+      next: `The node cannot reach ${registry}: check the nodes' network, proxy or registry mirror settings for ${registry} (or push ${image} to a registry the nodes reach and set it in the spec)`,
+    };
   }
   return { evidence: [] };
 }

@@ -5,6 +5,9 @@ import { imagePull } from './image-pull.js';
 import { inferenceServiceStatus } from './inference-service-status.js';
 import { ingressProbes } from './ingress-probes.js';
 import { knativeService } from './knative-service.js';
+import { llmConditions } from './llm-conditions.js';
+import { llmRouter } from './llm-router.js';
+import { llmWorkloads } from './llm-workloads.js';
 import { modelContainer } from './model-container.js';
 import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
@@ -12,6 +15,7 @@ import { requestFlow } from './request-flow.js';
 import { servingNotes } from './serving-notes.js';
 import { storageInitializer } from './storage-initializer.js';
 import { storageInitializerInjection } from './storage-initializer-injection.js';
+import { stoppedService } from './stopped-service.js';
 import { tagResolution } from './tag-resolution.js';
 import { tracingLinks } from './tracing-links.js';
 import { trafficSplit } from './traffic-split.js';
@@ -19,6 +23,7 @@ import { workloadEvents } from './workload-events.js';
 
 export const ALL_PLAYBOOKS: readonly Playbook[] = [
   inferenceServiceStatus,
+  stoppedService,
   controllerReconcile,
   knativeService,
   storageInitializer,
@@ -34,4 +39,9 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   trafficSplit,
   tracingLinks,
   servingNotes,
+  // LLMInferenceService (kind: 'llmisvc'): run only for one; the router first, so that its reading of a
+  // condition the objects contradict is the one a merged LLMISVC_NOT_READY shows
+  llmRouter,
+  llmWorkloads,
+  llmConditions,
 ];

@@ -13,7 +13,7 @@
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, knativeServicesOf } from '../src/diagnosis/related-objects.js';
-import { runtimeChoiceEvidence } from '../src/diagnosis/runtime-choice.js';
+import { runtimeChoice, withRuntimeChoice } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
 import { finding } from '../src/findings/finding.js';
 import type { Finding } from '../src/findings/types.js';
@@ -21,6 +21,7 @@ import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';
 import type { Condition } from '../src/kube/schemas.js';
+import { stopState } from '../src/kube/stop-state.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,7 +33,10 @@ export const inferenceServiceStatus: Playbook = {
   emits: ['ISVC_NOT_READY', 'MODEL_LOAD_FAILED', 'NO_SUPPORTING_RUNTIME', 'REVISION_MISSING', 'POD_UNSCHEDULABLE'],
   async run(ctx) {
     const out: Finding[] = [];
-    if (conditionOf(ctx.target.isvc, 'Ready')?.status !== 'True') out.push(await notReadyFinding(ctx));
+    // a service stopped on purpose is not ready because it is stopped (stopped-service says so)
+    const stopped = stopState(ctx.target.isvc);
+    if (conditionOf(ctx.target.isvc, 'Ready')?.status !== 'True' && !stopped.annotated && !stopped.stoppedCondition)
+      out.push(await notReadyFinding(ctx));
     out.push(...(await statusFindings(ctx)));
     out.push(...(await copiedRevisionMissing(ctx)));
     return out;
@@ -48,15 +52,27 @@ async function notReadyFinding(ctx: DiagnosisContext): Promise<Finding> {
   const failing = conditions.filter((c) => c.status !== 'True');
   // the latest warnings about it or anything it created: the evidence when no playbook knows more
   const warnings = (await eventsOf(ctx)).filter((e) => e.type === 'Warning').slice(-3);
-  const why = ready?.reason ? ` (${ready.reason})` : ready ? '' : isvc.status ? ' (no Ready condition yet)' : ' (no status: the controller has not reconciled it)';
+  const why = ready?.reason
+    ? ` (${ready.reason})`
+    : ready
+      ? ''
+      : isvc.status
+        ? ' (no Ready condition yet)'
+        : ' (no status: the controller has not reconciled it)';
   // no status at all: only the controller's log says why it did not reconcile it
-  const next = isvc.status ? undefined : `kubectl logs -n kserve -l control-plane=kserve-controller-manager -c manager --tail=400 | grep ${ctx.target.name} (KFServing: -n kfserving-system or kubeflow, control-plane=kfserving-controller-manager): the controller's error for ${ns}/${ctx.target.name}`;
+  const next = isvc.status
+    ? undefined
+    : `kubectl logs -n kserve -l control-plane=kserve-controller-manager -c manager --tail=400 | grep ${ctx.target.name} (KFServing: -n kfserving-system or kubeflow, control-plane=kfserving-controller-manager): the controller's error for ${ns}/${ctx.target.name}`;
   return finding('ISVC_NOT_READY', {
     subject,
     title: `${ctx.target.name} is not ready${why}`,
     ...(next ? { next } : {}),
     evidence: [
-      ...(failing.length ? failing : conditions).map((c) => ({ kind: 'condition' as const, ref: subject, text: formatCondition(c) })),
+      ...(failing.length ? failing : conditions).map((c) => ({
+        kind: 'condition' as const,
+        ref: subject,
+        text: formatCondition(c),
+      })),
       ...warnings.map((e) => ({
         kind: 'event' as const,
         ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'),
@@ -74,11 +90,16 @@ export function statusLines(ctx: DiagnosisContext): string[] {
   const states = isObj(modelStatus.states) ? modelStatus.states : {};
   return [
     ...(status?.conditions ?? []).filter((c) => c.status !== 'True').map((c) => formatCondition(c)),
-    ...(failure ? [`modelStatus.lastFailureInfo: ${String(failure.reason ?? '')}: ${String(failure.message ?? '')}`] : []),
+    ...(failure
+      ? [`modelStatus.lastFailureInfo: ${String(failure.reason ?? '')}: ${String(failure.message ?? '')}`]
+      : []),
     ...(modelStatus.transitionStatus ? [`modelStatus.transitionStatus: ${String(modelStatus.transitionStatus)}`] : []),
     ...(['activeModelState', 'targetModelState'] as const)
       .filter((k) => states[k])
-      .map((k) => `modelStatus.states.${k}: ${String(states[k])}${modelStatus.transitionStatus ? ` (transitionStatus: ${String(modelStatus.transitionStatus)})` : ''}`),
+      .map(
+        (k) =>
+          `modelStatus.states.${k}: ${String(states[k])}${modelStatus.transitionStatus ? ` (transitionStatus: ${String(modelStatus.transitionStatus)})` : ''}`,
+      ),
   ];
 }
 
@@ -86,16 +107,24 @@ async function statusFindings(ctx: DiagnosisContext): Promise<Finding[]> {
   const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
   const lines = statusLines(ctx);
   const source = { where: 'condition' as const, ref: subject, kind: 'condition' as const, lines };
-  const { findings, matches } = signatureFindings(ctx, source, { subject, component: 'predictor' }, versionFactsOf(ctx, []));
+  const { findings, matches } = signatureFindings(
+    ctx,
+    source,
+    { subject, component: 'predictor' },
+    versionFactsOf(ctx, []),
+  );
   // every status line a finding rests on, not only the deciding one; modelStatus lines are fields, not conditions
-  const kindOf = (text: string | undefined) => (text?.startsWith('modelStatus.') ? ('field' as const) : ('condition' as const));
+  const kindOf = (text: string | undefined) =>
+    text?.startsWith('modelStatus.') ? ('field' as const) : ('condition' as const);
   const withLines = findings.map((f) => {
     const more = matches.filter((m) => m.entry.code === f.code && !f.evidence.some((e) => e.text === m.line));
     const evidence = [...f.evidence, ...more.map((m) => ({ kind: 'condition' as const, ref: subject, text: m.line }))];
     return { ...f, evidence: evidence.map((e) => (e.kind === 'condition' ? { ...e, kind: kindOf(e.text) } : e)) };
   });
   return Promise.all(
-    withLines.map(async (f) => (f.code === 'NO_SUPPORTING_RUNTIME' ? { ...f, evidence: [...f.evidence, ...(await runtimeChoiceEvidence(ctx))] } : f)),
+    withLines.map(async (f) =>
+      f.code === 'NO_SUPPORTING_RUNTIME' ? withRuntimeChoice(f, await runtimeChoice(ctx)) : f,
+    ),
   );
 }
 
@@ -106,7 +135,9 @@ async function statusFindings(ctx: DiagnosisContext): Promise<Finding[]> {
  */
 async function copiedRevisionMissing(ctx: DiagnosisContext): Promise<Finding[]> {
   if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
-  const copied = (ctx.target.isvc.status?.conditions ?? []).filter((c) => c.status !== 'True' && REVISION_MISSING.test(c.reason ?? ''));
+  const copied = (ctx.target.isvc.status?.conditions ?? []).filter(
+    (c) => c.status !== 'True' && REVISION_MISSING.test(c.reason ?? ''),
+  );
   if (copied.length === 0) return [];
   try {
     if ((await knativeServicesOf(ctx)).length > 0) return [];
@@ -119,7 +150,9 @@ async function copiedRevisionMissing(ctx: DiagnosisContext): Promise<Finding[]> 
     .map((component) => ({ component, conditions: copied.filter((c) => componentOfCondition(c) === component) }))
     .filter(({ conditions }) => conditions.length > 0)
     .map(({ component, conditions }) => {
-      const revision = revisionNamed(conditions) ?? (isObj(components[component]) ? (components[component] as Obj).latestCreatedRevision : undefined);
+      const revision =
+        revisionNamed(conditions) ??
+        (isObj(components[component]) ? (components[component] as Obj).latestCreatedRevision : undefined);
       return finding('REVISION_MISSING', {
         subject: typeof revision === 'string' ? refOf('Revision', ctx.target.namespace, revision) : subject,
         title: `${typeof revision === 'string' ? `Revision ${revision}` : `The ${component}'s revision`} is not ready (${conditions[0]!.reason}, as the InferenceService reports it)`,

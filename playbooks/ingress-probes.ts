@@ -17,7 +17,12 @@
  * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { knativeReleaseOf, knativeVersion, lacksBestEffortProbes, probeStatusOf } from '../src/diagnosis/knative-probes.js';
+import {
+  knativeReleaseOf,
+  knativeVersion,
+  lacksBestEffortProbes,
+  probeStatusOf,
+} from '../src/diagnosis/knative-probes.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { gatewayAuth, ISTIO_NAMESPACE, namespaceRbac } from '../src/diagnosis/probe-blockers.js';
@@ -49,13 +54,18 @@ export const ingressProbes: Playbook = {
       ctx.reader.gateway(knativeNs, 'knative-ingress-gateway'),
     ]);
     if (services.length === 0) return [];
-    const stuck = services.filter((s) => [conditionOf(s, 'Ready'), conditionOf(s, 'RoutesReady')].some((c) => c?.reason === 'IngressNotConfigured'));
-    const ingressStuck = stuck.length > 0 || /IngressNotConfigured/.test(`${conditionOf(ctx.target.isvc, 'IngressReady')?.reason ?? ''}`);
+    const stuck = services.filter((s) =>
+      [conditionOf(s, 'Ready'), conditionOf(s, 'RoutesReady')].some((c) => c?.reason === 'IngressNotConfigured'),
+    );
+    const ingressStuck =
+      stuck.length > 0 || /IngressNotConfigured/.test(`${conditionOf(ctx.target.isvc, 'IngressReady')?.reason ?? ''}`);
     const hosts = probeHosts(ctx, stuck.length ? stuck : services);
     const probeLines = await linesAbout(ctx, controllers, hosts);
     // envoy's access log on the ingress gateway, when the controller's log does not say (only while stuck)
     const gatewayLines =
-      probeLines.some((l) => l.status) || !ingressStuck ? [] : await linesAbout(ctx, await optional(ctx.reader.pods(ISTIO_NAMESPACE, GATEWAY_SELECTOR), []), hosts);
+      probeLines.some((l) => l.status) || !ingressStuck
+        ? []
+        : await linesAbout(ctx, await optional(ctx.reader.pods(ISTIO_NAMESPACE, GATEWAY_SELECTOR), []), hosts);
     const lines = [...probeLines, ...gatewayLines].filter((l) => l.status);
     const version = knativeVersion(controllers) ?? knativeReleaseOf(gateway?.metadata.labels);
     const blocked = lines.find((l) => l.status === 401 || l.status === 302) ?? lines.find((l) => l.status === 403);
@@ -63,31 +73,55 @@ export const ingressProbes: Playbook = {
     if (!blocked && ingressStuck && !(version && !lacksBestEffortProbes(version))) {
       out.push(...(await inferredBlocker(ctx, gateway?.spec?.selector as Record<string, string> | undefined, version)));
     }
-    if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked)) out.push(notBestEffort(ctx, version, controllers));
+    if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked))
+      out.push(notBestEffort(ctx, version, controllers));
     return out;
   },
-  firstWave: (reader, _target, config) => [reader.pods(config.knativeNamespace, CONTROLLER_SELECTOR), reader.gateway(config.knativeNamespace, 'knative-ingress-gateway')],
+  firstWave: (reader, _target, config) => [
+    reader.pods(config.knativeNamespace, CONTROLLER_SELECTOR),
+    reader.gateway(config.knativeNamespace, 'knative-ingress-gateway'),
+  ],
 };
 
 /** The probe status codes the logs show: 401/302 is auth on the gateway, 403 Istio RBAC. */
-async function blockedFindings(ctx: DiagnosisContext, lines: ProbeLine[], blocked: ProbeLine | undefined, version: string | undefined): Promise<Finding[]> {
+async function blockedFindings(
+  ctx: DiagnosisContext,
+  lines: ProbeLine[],
+  blocked: ProbeLine | undefined,
+  version: string | undefined,
+): Promise<Finding[]> {
   if (!blocked) return [];
   if (blocked.status === 401 || blocked.status === 302) {
     return [
       finding('PROBE_BLOCKED_BY_AUTH', {
         subject: blocked.ref,
         title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway blocks them`,
-        evidence: [logEvidence(lines.filter((l) => l.status === 401 || l.status === 302), blocked), gatewayNote(ctx)],
+        evidence: [
+          logEvidence(
+            lines.filter((l) => l.status === 401 || l.status === 302),
+            blocked,
+          ),
+          gatewayNote(ctx),
+        ],
         remediation: probeAuthManualFix(ctx.target.namespace),
       }),
     ];
   }
-  const release = version ? [{ kind: 'field' as const, ref: `Knative Serving ${ctx.config.knativeNamespace}`, text: `Knative ${version}` }] : [];
+  const release = version
+    ? [{ kind: 'field' as const, ref: `Knative Serving ${ctx.config.knativeNamespace}`, text: `Knative ${version}` }]
+    : [];
   return [
     finding('PROBE_BLOCKED_BY_RBAC', {
       subject: blocked.ref,
       title: `The ingress probes get HTTP 403: Istio RBAC blocks them in namespace ${ctx.target.namespace}`,
-      evidence: [logEvidence(lines.filter((l) => l.status === 403), blocked), ...(await rbacEvidence(ctx)), ...release],
+      evidence: [
+        logEvidence(
+          lines.filter((l) => l.status === 403),
+          blocked,
+        ),
+        ...(await rbacEvidence(ctx)),
+        ...release,
+      ],
       remediation: probeRbacManualFix(ctx.target.namespace),
     }),
   ];
@@ -95,7 +129,9 @@ async function blockedFindings(ctx: DiagnosisContext, lines: ProbeLine[], blocke
 
 function notBestEffort(ctx: DiagnosisContext, version: string, controllers: V1Pod[]): Finding {
   const knativeNs = ctx.config.knativeNamespace;
-  const ref = controllers[0] ? refOf('Pod', knativeNs, controllers[0].metadata?.name ?? '?') : refOf('Gateway', knativeNs, 'knative-ingress-gateway');
+  const ref = controllers[0]
+    ? refOf('Pod', knativeNs, controllers[0].metadata?.name ?? '?')
+    : refOf('Gateway', knativeNs, 'knative-ingress-gateway');
   return finding('KNATIVE_PROBES_NOT_BEST_EFFORT', {
     subject: `Knative Serving ${knativeNs}`,
     title: `Knative ${version} has no best-effort probes (fixed in 0.11.2 and 0.14.0+): a blocked probe keeps services unready`,
@@ -120,7 +156,10 @@ async function optional<T>(p: Promise<T>, fallback: T): Promise<T> {
   }
 }
 
-function probeHosts(ctx: DiagnosisContext, services: Array<{ metadata: { name: string }; status?: { url?: string } }>): string[] {
+function probeHosts(
+  ctx: DiagnosisContext,
+  services: Array<{ metadata: { name: string }; status?: { url?: string } }>,
+): string[] {
   const hosts = new Set<string>([`${ctx.target.name}.${ctx.target.namespace}`]);
   for (const s of services) {
     hosts.add(`${s.metadata.name}.${ctx.target.namespace}`);
@@ -142,7 +181,15 @@ async function linesAbout(ctx: DiagnosisContext, pods: V1Pod[], hosts: string[])
       return splitLogLines(log.text ?? '').flatMap((line, i) => {
         if (!hosts.some((h) => line.includes(h))) return [];
         const status = probeStatusOf(line);
-        return [{ ref, container, line, lineNumber: i + 1, status: status && status !== 200 && status !== 404 ? status : undefined }];
+        return [
+          {
+            ref,
+            container,
+            line,
+            lineNumber: i + 1,
+            status: status && status !== 200 && status !== 404 ? status : undefined,
+          },
+        ];
       });
     }),
   );
@@ -152,8 +199,15 @@ async function linesAbout(ctx: DiagnosisContext, pods: V1Pod[], hosts: string[])
 function logEvidence(lines: ProbeLine[], first: ProbeLine): Evidence {
   // the first failed probe (since when) and the latest ones (still failing)
   const all = lines.filter((l) => l.ref === first.ref);
-  const same = all.length > 4 ? [all[0]!, ...all.slice(-3)] : all;
-  return { kind: 'log', ref: first.ref, container: first.container, excerpt: same.map((l) => l.line), lineNumbers: same.map((l) => l.lineNumber), truncated: lines.length > same.length };
+  const same = all.length > 4 ? [...all.slice(0, 1), ...all.slice(-3)] : all;
+  return {
+    kind: 'log',
+    ref: first.ref,
+    container: first.container,
+    excerpt: same.map((l) => l.line),
+    lineNumbers: same.map((l) => l.lineNumber),
+    truncated: lines.length > same.length,
+  };
 }
 
 function gatewayNote(ctx: DiagnosisContext): Evidence {
@@ -166,14 +220,26 @@ function gatewayNote(ctx: DiagnosisContext): Evidence {
 
 async function rbacEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
   const blockers = await namespaceRbac(ctx);
-  return blockers.length ? blockers.map((b) => b.evidence) : [{ kind: 'note', ref: `Namespace ${ctx.target.namespace}`, text: 'no ClusterRbacConfig or AuthorizationPolicy visible to the bot' }];
+  return blockers.length
+    ? blockers.map((b) => b.evidence)
+    : [
+        {
+          kind: 'note',
+          ref: `Namespace ${ctx.target.namespace}`,
+          text: 'no ClusterRbacConfig or AuthorizationPolicy visible to the bot',
+        },
+      ];
 }
 
 /**
  * No probe status in any log the bot could read while the ingress is stuck: auth on the gateway
  * workload (401/302) or Istio RBAC in the namespace (403) still explains it, inferred.
  */
-async function inferredBlocker(ctx: DiagnosisContext, selector: Record<string, string> | undefined, version: string | undefined): Promise<Finding[]> {
+async function inferredBlocker(
+  ctx: DiagnosisContext,
+  selector: Record<string, string> | undefined,
+  version: string | undefined,
+): Promise<Finding[]> {
   const onGateway = await gatewayAuth(ctx, selector ?? { istio: 'ingressgateway' });
   const auth = onGateway.filter((b) => b.kind === 'auth');
   const rbac = auth.length ? [] : [...onGateway, ...(await namespaceRbac(ctx))];
@@ -187,6 +253,20 @@ async function inferredBlocker(ctx: DiagnosisContext, selector: Record<string, s
   const what = found.map((b) => b.what).join(', ');
   const evidence = [...found.map((b) => b.evidence), why];
   return auth.length
-    ? [finding('PROBE_BLOCKED_BY_AUTH', { subject: refOf('Gateway', ctx.config.knativeNamespace, 'knative-ingress-gateway'), title: `Probably auth on the Istio ingress gateway (${what}) answers the Knative probes with 401/302 (inferred)`, evidence, remediation: probeAuthManualFix(ctx.target.namespace) })]
-    : [finding('PROBE_BLOCKED_BY_RBAC', { subject: refOf('Namespace', undefined, ctx.target.namespace), title: `Probably Istio RBAC (${what}) answers the Knative probes with 403 in namespace ${ctx.target.namespace} (inferred)`, evidence, remediation: probeRbacManualFix(ctx.target.namespace) })];
+    ? [
+        finding('PROBE_BLOCKED_BY_AUTH', {
+          subject: refOf('Gateway', ctx.config.knativeNamespace, 'knative-ingress-gateway'),
+          title: `Probably auth on the Istio ingress gateway (${what}) answers the Knative probes with 401/302 (inferred)`,
+          evidence,
+          remediation: probeAuthManualFix(ctx.target.namespace),
+        }),
+      ]
+    : [
+        finding('PROBE_BLOCKED_BY_RBAC', {
+          subject: refOf('Namespace', undefined, ctx.target.namespace),
+          title: `Probably Istio RBAC (${what}) answers the Knative probes with 403 in namespace ${ctx.target.namespace} (inferred)`,
+          evidence,
+          remediation: probeRbacManualFix(ctx.target.namespace),
+        }),
+      ];
 }

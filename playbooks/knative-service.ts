@@ -51,7 +51,11 @@ async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revi
         title: `${ksvc.metadata.name}: IngressNotConfigured, the Istio ingress gateway probes are failing`,
         evidence: [
           { kind: 'condition', ref: subject, text: formatCondition(ingress) },
-          { kind: 'note', ref: subject, text: `next: the Knative networking controller's logs in ${ctx.config.knativeNamespace} for the probe status codes` },
+          {
+            kind: 'note',
+            ref: subject,
+            text: `next: the Knative networking controller's logs in ${ctx.config.knativeNamespace} for the probe status codes`,
+          },
         ],
         component,
       }),
@@ -61,18 +65,24 @@ async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revi
   const latestName = ksvc.status?.latestCreatedRevisionName;
   const latest = revisions.find((r) => r.metadata.name === latestName);
   const latestReady = latest ? conditionOf(latest, 'Ready') : undefined;
-  const revisionMissing = [ready, configs].find((c) => c?.reason === 'RevisionMissing' || c?.reason === 'RevisionFailed');
+  const revisionMissing = [ready, configs].find(
+    (c) => c?.reason === 'RevisionMissing' || c?.reason === 'RevisionFailed',
+  );
   if (revisionMissing || (latest && latestReady?.status !== 'True')) {
     const revisionRef = latest ? refOf('Revision', ns, latest.metadata.name) : subject;
     const scaledDown = latest ? await scaledToZeroBeforeReady(ctx, latest, component) : undefined;
     out.push(
       finding('REVISION_MISSING', {
         subject: revisionRef,
-        title: scaledDown?.title ?? (latest
-          ? `Revision ${latest.metadata.name} is not ready${latestReady?.reason ? ` (${latestReady.reason})` : ''}`
-          : `${ksvc.metadata.name} has no ready revision`),
+        title:
+          scaledDown?.title ??
+          (latest
+            ? `Revision ${latest.metadata.name} is not ready${latestReady?.reason ? ` (${latestReady.reason})` : ''}`
+            : `${ksvc.metadata.name} has no ready revision`),
         evidence: [
-          ...(revisionMissing ? [{ kind: 'condition' as const, ref: subject, text: formatCondition(revisionMissing) }] : []),
+          ...(revisionMissing
+            ? [{ kind: 'condition' as const, ref: subject, text: formatCondition(revisionMissing) }]
+            : []),
           ...(latest ? revisionConditions(latest, ns) : []),
           ...(scaledDown?.evidence ?? []),
         ],
@@ -105,28 +115,54 @@ async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revi
  * scales a revision that is not ready by its progress deadline to zero, so a first pod that waits
  * for a node and downloads a large model is killed before it can finish.
  */
-async function scaledToZeroBeforeReady(ctx: DiagnosisContext, revision: Revision, component: string | undefined): Promise<{ title: string; evidence: Evidence[]; next: string } | undefined> {
+async function scaledToZeroBeforeReady(
+  ctx: DiagnosisContext,
+  revision: Revision,
+  component: string | undefined,
+): Promise<{ title: string; evidence: Evidence[]; next: string } | undefined> {
   const ready = conditionOf(revision, 'Ready');
-  if (ready?.status === 'True' || !/ProgressDeadlineExceeded/.test(ready?.reason ?? '') && !/Initial scale was never achieved/.test(ready?.message ?? '')) return undefined;
-  const minScale = revision.metadata.annotations?.['autoscaling.knative.dev/minScale'] ?? revision.metadata.annotations?.['autoscaling.knative.dev/min-scale'];
+  if (
+    ready?.status === 'True' ||
+    (!/ProgressDeadlineExceeded/.test(ready?.reason ?? '') &&
+      !/Initial scale was never achieved/.test(ready?.message ?? ''))
+  )
+    return undefined;
+  const minScale =
+    revision.metadata.annotations?.['autoscaling.knative.dev/minScale'] ??
+    revision.metadata.annotations?.['autoscaling.knative.dev/min-scale'];
   if (minScale !== undefined && minScale !== '0') return undefined;
   const [pods, events] = await Promise.all([podsOf(ctx), eventsOf(ctx)]);
   const name = revision.metadata.name;
   if (pods.some((p) => revisionOfPod(p) === name)) return undefined;
   const ofRevision = events.filter((e) => (e.involvedObject?.name ?? '').startsWith(`${name}-deployment`));
-  const scaleDown = ofRevision.filter((e) => e.reason === 'ScalingReplicaSet' && /Scaled down .* to 0/.test(e.message ?? ''));
+  const scaleDown = ofRevision.filter(
+    (e) => e.reason === 'ScalingReplicaSet' && /Scaled down .* to 0/.test(e.message ?? ''),
+  );
   if (scaleDown.length === 0 || ofRevision.some((e) => e.reason === 'FailedCreate')) return undefined;
   const killed = ofRevision.filter((e) => e.reason === 'Killing');
-  const waited = ofRevision.filter((e) => e.reason === 'FailedScheduling' || e.reason === 'TriggeredScaleUp' || e.reason === 'Pulling');
+  const waited = ofRevision.filter(
+    (e) => e.reason === 'FailedScheduling' || e.reason === 'TriggeredScaleUp' || e.reason === 'Pulling',
+  );
   const container = /container (\S+)/.exec(killed.at(-1)?.message ?? '')?.[1];
   const ns = ctx.target.namespace;
-  const minReplicas = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(component, 'serviceAccountName').replace(/serviceAccountName$/, 'minReplicas');
-  const text = (e: (typeof events)[number]) => `${e.reason}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`;
+  const minReplicas = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace)
+    .fieldPath(component, 'serviceAccountName')
+    .replace(/serviceAccountName$/, 'minReplicas');
+  const text = (e: (typeof events)[number]) =>
+    `${e.reason}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`;
   return {
     title: `Revision ${name} was scaled to zero before its first pod became ready (minimum scale 0)${container ? `: the pod was stopped while ${container} was still running` : ''}`,
     evidence: [
-      { kind: 'field', ref: refOf('Revision', ns, name), text: `autoscaling.knative.dev/minScale: ${minScale ?? 'not set (0)'}; ${minReplicas}: ${minScale ?? 0}` },
-      ...[...waited.slice(0, 1), ...killed.slice(-1), ...scaleDown.slice(-1)].map((e) => ({ kind: 'event' as const, ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'), text: text(e) })),
+      {
+        kind: 'field',
+        ref: refOf('Revision', ns, name),
+        text: `autoscaling.knative.dev/minScale: ${minScale ?? 'not set (0)'}; ${minReplicas}: ${minScale ?? 0}`,
+      },
+      ...[...waited.slice(0, 1), ...killed.slice(-1), ...scaleDown.slice(-1)].map((e) => ({
+        kind: 'event' as const,
+        ref: refOf(e.involvedObject?.kind ?? 'Object', ns, e.involvedObject?.name ?? '?'),
+        text: text(e),
+      })),
     ],
     next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ns}: set ${minReplicas} to 1, so Knative keeps the first pod until it is ready (with 0 it scales a revision that is not ready by its progress deadline to zero); or give the pod more time with the serving.knative.dev/progress-deadline annotation`,
   };

@@ -8,31 +8,57 @@
  * entries): a missing model file, a model the runtime cannot load, a runtime too old for the model;
  * such a finding explains the crash loop.
  *
- * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit.
+ * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit;
+ * KV_CACHE_TOO_SMALL offers lower-max-model-len (the tokens the KV cache holds, from vLLM's line).
  *
  * RBAC: list pods, get pods/log, list events (list limitranges for the memory cap).
- * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, MODEL_LOAD_FAILED, RUNTIME_UNSUPPORTED_MODEL, READINESS_PROBE_FAILING.
+ * An LLM runtime's line names its cause and the fix against the pod: the GPUs allocated, the node
+ * (GPU out of memory, KV cache below the context length, no GPU visible, driver older than the
+ * image's CUDA, /dev/shm too small for NCCL, tensor-parallel size vs GPUs, dtype, remote code, hub).
+ *
+ * Emits: OOM_KILLED, CRASH_LOOP, MODEL_FILE_MISSING, MODEL_LOAD_FAILED, RUNTIME_UNSUPPORTED_MODEL, READINESS_PROBE_FAILING,
+ * GPU_DRIVER_TOO_OLD, GPU_NOT_VISIBLE, GPU_DTYPE_UNSUPPORTED, SHM_TOO_SMALL, TENSOR_PARALLEL_MISMATCH, KV_CACHE_TOO_SMALL,
+ * GPU_OUT_OF_MEMORY, TRUST_REMOTE_CODE_REQUIRED, MODEL_HUB_ACCESS_DENIED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { kvCacheTokens } from '../src/changes/max-model-len.js';
+import { withLlmRuntimeFixes } from '../src/diagnosis/llm-runtime-fixes.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { LLM_RUNTIME_CODES } from '../src/findings/catalog.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
+import { gpuScopeOf } from '../src/kube/pod-gpus.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, isModelContainer, type ContainerFailure } from '../src/kube/pod-status.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 
-const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
+const IMAGE_PROBLEMS = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+]);
 
 export const modelContainer: Playbook = {
   id: 'model-container',
   title: 'Inference Service fails to start',
-  emits: ['OOM_KILLED', 'CRASH_LOOP', 'MODEL_FILE_MISSING', 'MODEL_LOAD_FAILED', 'RUNTIME_UNSUPPORTED_MODEL', 'READINESS_PROBE_FAILING'],
+  emits: [
+    'OOM_KILLED',
+    'CRASH_LOOP',
+    'MODEL_FILE_MISSING',
+    'MODEL_LOAD_FAILED',
+    'RUNTIME_UNSUPPORTED_MODEL',
+    'READINESS_PROBE_FAILING',
+    ...LLM_RUNTIME_CODES,
+  ],
   async run(ctx) {
     const pods = await podsOf(ctx);
     const seen = new Set<string>();
@@ -51,7 +77,12 @@ export const modelContainer: Playbook = {
   },
 };
 
-async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure, pods: V1Pod[]): Promise<Finding[]> {
+async function crashFindings(
+  ctx: DiagnosisContext,
+  pod: V1Pod,
+  failure: ContainerFailure,
+  pods: V1Pod[],
+): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const name = pod.metadata?.name ?? '?';
   const subject = refOf('Pod', ns, name);
@@ -71,40 +102,95 @@ async function crashFindings(ctx: DiagnosisContext, pod: V1Pod, failure: Contain
       finding('OOM_KILLED', {
         subject,
         title: `${failure.container} was killed for memory (OOMKilled, exit code 137) with a limit of ${limit ?? 'none'}`,
-        evidence: [state, ...terminatedField(pod, failure.container, subject), ...(remediation?.params?.to ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }] : [])],
+        evidence: [
+          state,
+          ...terminatedField(pod, failure.container, subject),
+          ...(remediation?.params?.to
+            ? [{ kind: 'note' as const, ref: subject, text: `suggested limit: ${String(remediation.params.to)}` }]
+            : []),
+        ],
         remediation,
         component,
         revision,
       }),
       ...(failure.waiting === 'CrashLoopBackOff'
-        ? [finding('CRASH_LOOP', { subject, title: `${failure.container} restarts after being OOMKilled`, evidence: [state], component, revision })]
+        ? [
+            finding('CRASH_LOOP', {
+              subject,
+              title: `${failure.container} restarts after being OOMKilled`,
+              evidence: [state],
+              component,
+              revision,
+            }),
+          ]
         : []),
     ];
   }
   const crash = await crashLog(ctx, pod, failure);
   // what the crash log says (a missing model file, a model the runtime cannot load) explains the crash loop
-  const causes = signatureFindings(ctx, crash.source, { subject, component, revision, pod: name, explains: ['CRASH_LOOP', 'READINESS_PROBE_FAILING'] }, versionFactsOf(ctx, pods)).findings;
+  const matched = signatureFindings(
+    ctx,
+    crash.source,
+    {
+      subject,
+      component,
+      revision,
+      pod: name,
+      ...gpuScopeOf(pod, failure.container),
+      explains: ['CRASH_LOOP', 'READINESS_PROBE_FAILING'],
+    },
+    versionFactsOf(ctx, pods),
+  ).findings;
+  const causes = await Promise.all(
+    withLlmRuntimeFixes(ctx, pod, failure.container, matched).map((f) => withOffer(ctx, f)),
+  );
   return [
     ...causes,
     finding('CRASH_LOOP', {
       subject,
       title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
       evidence: [state, ...crash.evidence],
-      remediation: await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) }),
+      remediation: await offerFix('restart-pods', ctx, {
+        pods,
+        component: component ?? 'predictor',
+        ...(revision ? { revision } : {}),
+      }),
       component,
       revision,
     }),
   ];
 }
 
+/** A KV cache smaller than the context: the offer to set --max-model-len to what the cache holds (the number in vLLM's line). */
+async function withOffer(ctx: DiagnosisContext, f: Finding): Promise<Finding> {
+  if (f.code !== 'KV_CACHE_TOO_SMALL' || f.remediation) return f;
+  const lines = f.evidence.flatMap((e) => [e.text ?? '', ...(e.excerpt ?? [])]);
+  const tokens = lines.map(kvCacheTokens).find((n) => n !== undefined);
+  if (tokens === undefined) return f;
+  const remediation = await offerFix('lower-max-model-len', ctx, { component: f.component, tokens });
+  return remediation ? { ...f, remediation } : f;
+}
+
 /**
  * The crashed instance's log (or, when it cannot be read, the termination message that holds its
  * tail under FallbackToLogsOnError): the evidence, and the lines to match against the signatures.
  */
-async function crashLog(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure): Promise<{ evidence: Evidence[]; source: LineSource }> {
+async function crashLog(
+  ctx: DiagnosisContext,
+  pod: V1Pod,
+  failure: ContainerFailure,
+): Promise<{ evidence: Evidence[]; source: LineSource }> {
   const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
-  const read = await readContainerLog(ctx, ctx.target.namespace, pod.metadata?.name ?? '?', failure.container, { preferPrevious: failure.fromPrevious });
-  const fromMessage = read.evidence.excerpt?.length ? undefined : messageLogEvidence(failure.terminationMessage, { ref, container: failure.container, label: 'termination message' });
+  const read = await readContainerLog(ctx, ctx.target.namespace, pod.metadata?.name ?? '?', failure.container, {
+    preferPrevious: failure.fromPrevious,
+  });
+  const fromMessage = read.evidence.excerpt?.length
+    ? undefined
+    : messageLogEvidence(failure.terminationMessage, {
+        ref,
+        container: failure.container,
+        label: 'termination message',
+      });
   const text = read.text ?? (fromMessage ? (failure.terminationMessage ?? '') : '');
   return {
     evidence: fromMessage ? [read.evidence, fromMessage] : [read.evidence],
@@ -122,8 +208,19 @@ async function crashLog(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFai
 /** The kubelet's record of the killed instance, as kubectl shows it (lastState.terminated.reason: OOMKilled). */
 function terminatedField(pod: V1Pod, container: string, subject: string): Evidence[] {
   const status = pod.status?.containerStatuses?.find((c) => c.name === container);
-  const [where, t] = status?.lastState?.terminated ? ['lastState', status.lastState.terminated] : ['state', status?.state?.terminated];
-  return t ? [{ kind: 'field', ref: subject, container, text: `${where}.terminated.reason: ${t.reason ?? 'Error'}, exitCode: ${t.exitCode}` }] : [];
+  const [where, t] = status?.lastState?.terminated
+    ? ['lastState', status.lastState.terminated]
+    : ['state', status?.state?.terminated];
+  return t
+    ? [
+        {
+          kind: 'field',
+          ref: subject,
+          container,
+          text: `${where}.terminated.reason: ${t.reason ?? 'Error'}, exitCode: ${t.exitCode}`,
+        },
+      ]
+    : [];
 }
 
 /**
@@ -145,7 +242,9 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
   const events = await eventsOf(ctx);
   for (const pod of candidates) {
     const name = pod.metadata?.name ?? '?';
-    const probeEvents = events.filter((e) => e.involvedObject?.name === name && /Readiness probe failed/i.test(e.message ?? ''));
+    const probeEvents = events.filter(
+      (e) => e.involvedObject?.name === name && /Readiness probe failed/i.test(e.message ?? ''),
+    );
     if (probeEvents.length === 0) continue;
     const modelContainer = pod.spec?.containers?.find((c) => isModelContainer(c.name));
     const container = modelContainer?.name ?? 'kserve-container';
@@ -153,15 +252,38 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
     const component = componentOf(pod.metadata?.labels);
     const revision = revisionOfPod(pod);
     // the containers that run but are not ready (an injected agent, queue-proxy) say what they wait for
-    const unready = (pod.status?.containerStatuses ?? []).filter((s) => s.state?.running && !s.ready && s.name !== container).slice(0, 2);
+    const unready = (pod.status?.containerStatuses ?? [])
+      .filter((s) => s.state?.running && !s.ready && s.name !== container)
+      .slice(0, 2);
     const [log, ...sidecarLogs] = await Promise.all([
-      readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true, match: /error|warn|waiting|loading|timeout/i }),
-      ...unready.map((s) => readContainerLog(ctx, ctx.target.namespace, name, s.name, { currentOnly: true, match: /error|refused|fail|timeout/i })),
+      readContainerLog(ctx, ctx.target.namespace, name, container, {
+        head: true,
+        currentOnly: true,
+        match: /error|warn|waiting|loading|timeout/i,
+      }),
+      ...unready.map((s) =>
+        readContainerLog(ctx, ctx.target.namespace, name, s.name, {
+          currentOnly: true,
+          match: /error|refused|fail|timeout/i,
+        }),
+      ),
     ]);
     const facts = versionFactsOf(ctx, pods);
     const causes = sidecarLogs.flatMap((l, i) =>
       l.text
-        ? signatureFindings(ctx, { where: 'model-log', ref: subject, kind: 'log', container: unready[i]!.name, previous: false, lines: splitLogLines(l.text) }, { subject, component, revision, pod: name }, facts).findings
+        ? signatureFindings(
+            ctx,
+            {
+              where: 'model-log',
+              ref: subject,
+              kind: 'log',
+              container: unready[i]!.name,
+              previous: false,
+              lines: splitLogLines(l.text),
+            },
+            { subject, component, revision, pod: name, ...gpuScopeOf(pod, unready[i]!.name) },
+            facts,
+          ).findings
         : [],
     );
     const last = probeEvents[probeEvents.length - 1]!;
@@ -174,11 +296,32 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
         title: `${container} runs but never becomes ready: ${last.message ?? 'readiness probe failed'}${last.count && last.count > 1 ? ` (x${last.count})` : ''}`,
         evidence: [
           { kind: 'probe', ref: subject, container: probed, text: probeText(pod, container) },
-          ...(ports.length ? [{ kind: 'field' as const, ref: subject, container, text: `${container} containerPort: ${ports.join(', ')}` }] : []),
-          ...probeEvents.slice(-2).map((e) => ({ kind: 'event' as const, ref: subject, container: probed, text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}` })),
+          ...(ports.length
+            ? [
+                {
+                  kind: 'field' as const,
+                  ref: subject,
+                  container,
+                  text: `${container} containerPort: ${ports.join(', ')}`,
+                },
+              ]
+            : []),
+          ...probeEvents.slice(-2).map((e) => ({
+            kind: 'event' as const,
+            ref: subject,
+            container: probed,
+            text: `${e.reason}: ${e.message}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+          })),
           log!.evidence,
           // the logs no signature explained (a matched one is the cause's evidence)
-          ...sidecarLogs.filter((l, i) => l.text && l.evidence.excerpt?.length && !causes.some((c) => c.evidence.some((e) => e.container === unready[i]!.name))).map((l) => l.evidence),
+          ...sidecarLogs
+            .filter(
+              (l, i) =>
+                l.text &&
+                l.evidence.excerpt?.length &&
+                !causes.some((c) => c.evidence.some((e) => e.container === unready[i]!.name)),
+            )
+            .map((l) => l.evidence),
         ],
         component,
         revision,
@@ -191,7 +334,8 @@ async function readinessFindings(ctx: DiagnosisContext, pods: V1Pod[]): Promise<
 /** The readiness probe as configured: on the model container, or handed to queue-proxy by Knative. */
 function probeText(pod: V1Pod, container: string): string {
   const own = pod.spec?.containers?.find((c) => c.name === container)?.readinessProbe;
-  if (own?.httpGet) return `${container} readiness probe: httpGet ${own.httpGet.path ?? '/'} port ${String(own.httpGet.port)}`;
+  if (own?.httpGet)
+    return `${container} readiness probe: httpGet ${own.httpGet.path ?? '/'} port ${String(own.httpGet.port)}`;
   if (own?.tcpSocket) return `${container} readiness probe: tcpSocket port ${String(own.tcpSocket.port)}`;
   const queue = pod.spec?.containers?.find((c) => c.name === 'queue-proxy');
   const serving = queue?.env?.find((e) => e.name === 'SERVING_READINESS_PROBE')?.value;

@@ -17,17 +17,17 @@ import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { modelServerContainer } from '../src/diagnosis/model-server-container.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { podsOf } from '../src/diagnosis/related-objects.js';
+import { gpuScopeOf } from '../src/kube/pod-gpus.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
+import { withModelLayout } from '../src/diagnosis/model-layout.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
-import type { Evidence, Finding } from '../src/findings/types.js';
+import type { Finding } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { deploymentMode, refOf } from '../src/kube/inference-service-view.js';
-import { containerFailures, STORAGE_INITIALIZER } from '../src/kube/pod-status.js';
+import { containerFailures } from '../src/kube/pod-status.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
 /** What the storage-initializer logs about what it put in /mnt/models (KServe and KFServing). */
-const COPIED = /Successfully copied|Downloaded object|Downloading: |Copying contents of|Unpacking|Linking/;
-
 export const modelServerLog: Playbook = {
   id: 'model-server-log',
   title: 'The model server says the model did not load',
@@ -62,25 +62,32 @@ function time(pod: V1Pod): number {
   return t ? new Date(t as unknown as string).getTime() : 0;
 }
 
-async function serverFindings(ctx: DiagnosisContext, pods: readonly V1Pod[], pod: V1Pod, container: string): Promise<Finding[]> {
+async function serverFindings(
+  ctx: DiagnosisContext,
+  pods: readonly V1Pod[],
+  pod: V1Pod,
+  container: string,
+): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const name = pod.metadata?.name ?? '?';
   const log = await readContainerLog(ctx, ns, name, container, { head: true, currentOnly: true });
   if (!log.text) return [];
-  const scope = { subject: refOf('Pod', ns, name), component: componentOf(pod.metadata?.labels), revision: revisionOfPod(pod), pod: name };
-  const source = { where: 'model-log' as const, ref: refOf('Pod', ns, name), kind: 'log' as const, container, previous: false, lines: splitLogLines(log.text) };
+  const scope = {
+    subject: refOf('Pod', ns, name),
+    component: componentOf(pod.metadata?.labels),
+    revision: revisionOfPod(pod),
+    pod: name,
+    ...gpuScopeOf(pod, container),
+  };
+  const source = {
+    where: 'model-log' as const,
+    ref: refOf('Pod', ns, name),
+    kind: 'log' as const,
+    container,
+    previous: false,
+    lines: splitLogLines(log.text),
+  };
   const { findings } = signatureFindings(ctx, source, scope, versionFactsOf(ctx, pods));
   if (!findings.some((f) => f.code === 'MODEL_FILE_MISSING')) return findings;
-  const copied = await copiedEvidence(ctx, pod);
-  return findings.map((f) => (f.code === 'MODEL_FILE_MISSING' && copied ? { ...f, evidence: [...f.evidence, copied] } : f));
-}
-
-/** The storage-initializer's lines about what it copied into /mnt/models, when it ran in this pod. */
-export async function copiedEvidence(ctx: DiagnosisContext, pod: V1Pod): Promise<Evidence | undefined> {
-  const ran = pod.status?.initContainerStatuses?.some((s) => s.name === STORAGE_INITIALIZER && s.state?.terminated?.exitCode === 0);
-  if (!ran) return undefined;
-  const name = pod.metadata?.name ?? '?';
-  const log = await readContainerLog(ctx, ctx.target.namespace, name, STORAGE_INITIALIZER, { currentOnly: true, match: COPIED, fallbackToErrors: false });
-  if (!log.evidence.excerpt?.length) return undefined;
-  return { ...log.evidence, text: 'what the storage-initializer put in /mnt/models' };
+  return withModelLayout(ctx, pod, findings);
 }

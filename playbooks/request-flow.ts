@@ -34,7 +34,9 @@ export function parseGatewayRef(value: string, defaultNamespace: string): Gatewa
     return { namespace, name };
   }
   const dot = value.indexOf('.');
-  return dot > 0 ? { name: value.slice(0, dot), namespace: value.slice(dot + 1) } : { name: value, namespace: defaultNamespace };
+  return dot > 0
+    ? { name: value.slice(0, dot), namespace: value.slice(dot + 1) }
+    : { name: value, namespace: defaultNamespace };
 }
 
 export const requestFlow: Playbook = {
@@ -44,11 +46,19 @@ export const requestFlow: Playbook = {
   async run(ctx) {
     const said = deploymentMode(ctx.target.isvc);
     // the Serverless reads start at once (as the mode is decided) unless the service says RawDeployment
-    const serverless = said === 'Serverless' && ctx.target.isvc.status?.conditions?.length ? serverlessFlow(ctx) : undefined;
+    const serverless =
+      said === 'Serverless' && ctx.target.isvc.status?.conditions?.length ? serverlessFlow(ctx) : undefined;
     serverless?.catch(() => undefined);
     const mode = await deploymentModeOf(ctx);
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-    if (mode === 'RawDeployment') return [finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: await rawDeploymentHops(ctx) })];
+    if (mode === 'RawDeployment')
+      return [
+        finding('REQUEST_FLOW', {
+          subject,
+          title: 'Request flow hops (RawDeployment)',
+          evidence: await rawDeploymentHops(ctx),
+        }),
+      ];
     if (mode !== 'Serverless' || !serverless) return [];
     return serverless;
   },
@@ -57,34 +67,66 @@ export const requestFlow: Playbook = {
 /** Gateway → top-level VirtualService → Knative VirtualService → revision Service → pods, and what is missing on it. */
 async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
   const ns = ctx.target.namespace;
-  const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+  const [services, revisions, pods, virtualServices] = await Promise.all([
+    knativeServicesOf(ctx),
+    revisionsOf(ctx),
+    podsOf(ctx),
+    ctx.reader.virtualServices(ns),
+  ]);
   // no Knative Service yet (the controller never got that far): no flow to draw
   if (services.length === 0) return [];
   const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
   const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
   const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
   const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
-  const knativeVs = services.map((s) => ({ ksvc: s, vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)) }));
+  const knativeVs = services.map((s) => ({
+    ksvc: s,
+    vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)),
+  }));
 
+  // KFServing/KServe create the top-level VirtualService only once every component's Knative
+  // Service is ready, and Knative creates its own only once the route is
+  const servicesReady = services.length > 0 && services.every((s) => isReady(s));
   const hops: Evidence[] = [
     hop(refOf('Gateway', gatewayRef.namespace, gatewayRef.name), gateway ? 'ok' : 'missing', 'Istio Ingress Gateway'),
-    hop(refOf('VirtualService', ns, ctx.target.name), topLevel ? 'ok' : 'missing', 'top-level VirtualService (InferenceService route)'),
+    hop(
+      refOf('VirtualService', ns, ctx.target.name),
+      topLevel ? 'ok' : 'missing',
+      'top-level VirtualService (InferenceService route)',
+    ),
     ...knativeVs.map(({ ksvc, vs }) =>
-      hop(refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`), vs.length ? 'ok' : 'missing', `Knative VirtualService for ${ksvc.metadata.name}`),
+      hop(
+        refOf('VirtualService', ns, vs[0]?.metadata.name ?? `${ksvc.metadata.name}-ingress`),
+        vs.length ? 'ok' : 'missing',
+        `Knative VirtualService for ${ksvc.metadata.name}`,
+      ),
     ),
     ...services.map((s) => {
-      const rev = revisions.find((r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName));
+      const rev = revisions.find(
+        (r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName),
+      );
       const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
-      return hop(refOf('Service', ns, svc), rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing', `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`);
+      return hop(
+        refOf('Service', ns, svc),
+        rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing',
+        `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`,
+      );
     }),
-    hop(
-      `Pods ${ns}/${ctx.target.name}`,
-      pods.length === 0 ? 'missing' : pods.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? 'ok' : 'failing',
-      `revision pods: ${pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length}/${pods.length} ready`,
-    ),
+    podsHop(ns, ctx.target.name, pods),
   ];
+  // Knative and KServe create the routes once the revision is ready: a route missing before that is a consequence
+  if (!servicesReady)
+    for (const h of hops)
+      if (h.state === 'missing' && /^VirtualService /.test(h.ref)) {
+        h.consequence = true;
+        h.text = `${h.text ?? ''}: not created while the revision is not ready`;
+      }
   const out: Finding[] = [
-    finding('REQUEST_FLOW', { subject: refOf('InferenceService', ns, ctx.target.name), title: 'Request flow hops', evidence: hops }),
+    finding('REQUEST_FLOW', {
+      subject: refOf('InferenceService', ns, ctx.target.name),
+      title: 'Request flow hops',
+      evidence: hops,
+    }),
   ];
 
   // A VirtualService that references a Gateway the cluster does not have: KServe never checks
@@ -95,24 +137,51 @@ async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
         subject: refOf('Gateway', gatewayRef.namespace, gatewayRef.name),
         title: `The Istio Gateway ${gatewayRef.namespace}/${gatewayRef.name} that the routes use does not exist`,
         evidence: [
-          { kind: 'field', ref: refOf('VirtualService', ns, ctx.target.name), text: 'spec.gateways', excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)] },
+          {
+            kind: 'field',
+            ref: refOf('VirtualService', ns, ctx.target.name),
+            text: 'spec.gateways',
+            excerpt: ['gateways:', ...gatewaysOf(topLevel).map((g) => `- ${g}`)],
+          },
           ...ingressConditions(ctx),
         ],
       }),
     );
   }
   if (isReady(ctx.target.isvc)) return out;
-  // KFServing/KServe create the top-level VirtualService only once every component's Knative
-  // Service is ready, and Knative creates its own only once the route is: a missing one is a
-  // finding only when what comes before it on the path is ready.
-  const servicesReady = services.length > 0 && services.every((s) => isReady(s));
+  // a missing route is a finding only when what comes before it on the path is ready
   if (!servicesReady || conditionOf(ctx.target.isvc, 'IngressReady')?.status === 'True') return out;
   const why = topLevel && knativeVs.every(({ vs }) => vs.length) ? [] : await controllerWhy(ctx);
-  if (!topLevel) out.push(missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why));
+  if (!topLevel)
+    out.push(
+      missingVs(ctx, ctx.target.name, 'the top-level VirtualService (Istio Ingress Gateway -> InferenceService)', why),
+    );
   for (const { ksvc, vs } of knativeVs) {
-    if (vs.length === 0) out.push(missingVs(ctx, `${ksvc.metadata.name}-ingress`, `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`, why));
+    if (vs.length === 0)
+      out.push(
+        missingVs(
+          ctx,
+          `${ksvc.metadata.name}-ingress`,
+          `Knative's VirtualService for ${ksvc.metadata.name} (local gateway -> revision)`,
+          why,
+        ),
+      );
   }
   return out;
+}
+
+/** Ok only when every pod is ready: a partial count ("1/2 ready") is failing. */
+function podsHop(
+  ns: string,
+  name: string,
+  pods: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }>,
+) {
+  const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  return hop(
+    `Pods ${ns}/${name}`,
+    pods.length === 0 ? 'missing' : ready === pods.length ? 'ok' : 'failing',
+    `revision pods: ${ready}/${pods.length} ready`,
+  );
 }
 
 function hop(ref: string, state: 'ok' | 'missing' | 'failing', text: string): Evidence {
@@ -126,14 +195,26 @@ function gatewaysOf(vs: KubeObject | undefined): string[] {
 
 function ingressConditions(ctx: DiagnosisContext): Evidence[] {
   const c = conditionOf(ctx.target.isvc, 'IngressReady');
-  return c ? [{ kind: 'condition', ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name), text: `IngressReady=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
+  return c
+    ? [
+        {
+          kind: 'condition',
+          ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name),
+          text: `IngressReady=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`,
+        },
+      ]
+    : [];
 }
 
 function missingVs(ctx: DiagnosisContext, name: string, hopName: string, why: Evidence[]): Finding {
   return finding('VIRTUALSERVICE_MISSING', {
     subject: refOf('VirtualService', ctx.target.namespace, name),
     title: `VirtualService ${ctx.target.namespace}/${name} is missing: ${hopName}`,
-    evidence: [{ kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName }, ...ingressConditions(ctx), ...why],
+    evidence: [
+      { kind: 'hop', ref: refOf('VirtualService', ctx.target.namespace, name), state: 'missing', text: hopName },
+      ...ingressConditions(ctx),
+      ...why,
+    ],
   });
 }
 
@@ -141,7 +222,22 @@ function missingVs(ctx: DiagnosisContext, name: string, hopName: string, why: Ev
 async function controllerWhy(ctx: DiagnosisContext): Promise<Evidence[]> {
   const about = /ingress|virtualservice|VirtualService/;
   return (await controllerLinesAbout(ctx)).flatMap((c) => {
-    const idx = c.lines.map((l, i) => (about.test(l) && /error|denied|forbidden|fail/i.test(l) ? i : -1)).filter((i) => i >= 0).slice(-2);
-    return idx.length ? [{ kind: 'log' as const, ref: c.ref, container: c.container, text: 'the controller on the missing ingress', excerpt: idx.map((i) => c.lines[i]!), lineNumbers: idx.map((i) => c.lineNumbers[i]!), truncated: false }] : [];
+    const idx = c.lines
+      .map((l, i) => (about.test(l) && /error|denied|forbidden|fail/i.test(l) ? i : -1))
+      .filter((i) => i >= 0)
+      .slice(-2);
+    return idx.length
+      ? [
+          {
+            kind: 'log' as const,
+            ref: c.ref,
+            container: c.container,
+            text: 'the controller on the missing ingress',
+            excerpt: idx.map((i) => c.lines[i]!),
+            lineNumbers: idx.map((i) => c.lineNumbers[i]!),
+            truncated: false,
+          },
+        ]
+      : [];
   });
 }

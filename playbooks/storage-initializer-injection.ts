@@ -36,7 +36,8 @@ export const storageInitializerInjection: Playbook = {
   async run(ctx) {
     const pod = (await podsOf(ctx)).find(notInjected);
     if (!pod) return [];
-    const annotation = Object.entries(pod.metadata?.annotations ?? {}).find(([k]) => SOURCE_URI.test(k))!;
+    const annotation = Object.entries(pod.metadata?.annotations ?? {}).find(([k]) => SOURCE_URI.test(k));
+    if (!annotation) return []; // notInjected picked a pod with one
     const ns = ctx.target.namespace;
     const name = pod.metadata?.name ?? '?';
     const subject = refOf('Pod', ns, name);
@@ -71,23 +72,64 @@ function notInjected(pod: V1Pod): boolean {
 async function webhookEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
   const ns = ctx.target.namespace;
   try {
-    const [namespace, configs] = await Promise.all([ctx.reader.namespace(ns), ctx.reader.listVersioned(MUTATING_WEBHOOKS, undefined)]);
+    const [namespace, configs] = await Promise.all([
+      ctx.reader.namespace(ns),
+      ctx.reader.listVersioned(MUTATING_WEBHOOKS, undefined),
+    ]);
     const labels = namespace?.metadata?.labels ?? {};
     const nsRef = refOf('Namespace', undefined, ns);
-    const out: Evidence[] = [{ kind: 'field', ref: nsRef, text: `labels: ${Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(', ') || '(none)'}` }];
+    const out: Evidence[] = [
+      {
+        kind: 'field',
+        ref: nsRef,
+        text: `labels: ${
+          Object.entries(labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ') || '(none)'
+        }`,
+      },
+    ];
     const podWebhooks = configs.flatMap((c) =>
-      ((c as unknown as { webhooks?: Array<{ name: string; namespaceSelector?: LabelSelector; rules?: Array<{ resources?: string[] }> }> }).webhooks ?? [])
-        .filter((w) => (w.rules ?? []).some((r) => (r.resources ?? []).includes('pods')) && /kserve|kfserving/.test(w.name))
+      (
+        (
+          c as unknown as {
+            webhooks?: Array<{
+              name: string;
+              namespaceSelector?: LabelSelector;
+              rules?: Array<{ resources?: string[] }>;
+            }>;
+          }
+        ).webhooks ?? []
+      )
+        .filter(
+          (w) => (w.rules ?? []).some((r) => (r.resources ?? []).includes('pods')) && /kserve|kfserving/.test(w.name),
+        )
         .map((w) => ({ config: c.metadata.name, ...w })),
     );
-    if (podWebhooks.length === 0) out.push({ kind: 'note', ref: 'MutatingWebhookConfigurations', text: 'no KServe / KFServing pod webhook is installed: nothing injects the storage-initializer' });
+    if (podWebhooks.length === 0)
+      out.push({
+        kind: 'note',
+        ref: 'MutatingWebhookConfigurations',
+        text: 'no KServe / KFServing pod webhook is installed: nothing injects the storage-initializer',
+      });
     for (const w of podWebhooks) {
       const skips = !matchesLabelSelector(w.namespaceSelector, labels);
-      out.push({ kind: 'field', ref: refOf('MutatingWebhookConfiguration', undefined, w.config), text: `webhook ${w.name}: namespaceSelector ${describeLabelSelector(w.namespaceSelector)}${skips ? ` — skips namespace ${ns}` : ''}` });
+      out.push({
+        kind: 'field',
+        ref: refOf('MutatingWebhookConfiguration', undefined, w.config),
+        text: `webhook ${w.name}: namespaceSelector ${describeLabelSelector(w.namespaceSelector)}${skips ? ` — skips namespace ${ns}` : ''}`,
+      });
     }
     return out;
   } catch (error) {
-    if (error instanceof ForbiddenError) return [{ kind: 'note', ref: `Namespace ${ns}`, text: `the namespace's labels and the webhooks could not be read: ${error.message}` }];
+    if (error instanceof ForbiddenError)
+      return [
+        {
+          kind: 'note',
+          ref: `Namespace ${ns}`,
+          text: `the namespace's labels and the webhooks could not be read: ${error.message}`,
+        },
+      ];
     throw error;
   }
 }
@@ -99,7 +141,17 @@ async function modelLogEvidence(ctx: DiagnosisContext, pod: V1Pod): Promise<Evid
   const name = pod.metadata?.name ?? '?';
   const log = await readContainerLog(ctx, ctx.target.namespace, name, container, { head: true, currentOnly: true });
   if (!log.text) return [];
-  const source = { where: 'model-log' as const, ref: refOf('Pod', ctx.target.namespace, name), kind: 'log' as const, container, previous: false, lines: splitLogLines(log.text) };
+  const source = {
+    where: 'model-log' as const,
+    ref: refOf('Pod', ctx.target.namespace, name),
+    kind: 'log' as const,
+    container,
+    previous: false,
+    lines: splitLogLines(log.text),
+  };
   const { findings } = signatureFindings(ctx, source, { subject: source.ref }, versionFactsOf(ctx, [pod]));
-  return findings.filter((f) => f.code === 'MODEL_FILE_MISSING').flatMap((f) => f.evidence.filter((e) => e.kind === 'log')).slice(0, 1);
+  return findings
+    .filter((f) => f.code === 'MODEL_FILE_MISSING')
+    .flatMap((f) => f.evidence.filter((e) => e.kind === 'log'))
+    .slice(0, 1);
 }

@@ -15,7 +15,7 @@
  * A download that cannot connect at all (refused, unreachable) is said as such; under Istio CNI
  * (istio-validation) the sidecar's redirect is why, with the annotation or UID that lets it through.
  *
- * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_URI_UNSUPPORTED, STORAGE_INIT_FAILED.
+ * Emits: STORAGE_URI_NOT_FOUND, STORAGE_ACCESS_DENIED, STORAGE_URI_UNSUPPORTED, STORAGE_INIT_FAILED, MODEL_HUB_ACCESS_DENIED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
@@ -31,16 +31,24 @@ import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures, STORAGE_INITIALIZER, type ContainerFailure } from '../src/kube/pod-status.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 import { offerFix } from '../src/remediation/actions/index.js';
+import { editCommand } from '../src/findings/next-step-context.js';
 
 /** Words of the storage-initializer in a copied message (KServe's modelStatus, Knative's revision status). */
-const STORAGE_INITIALIZER_WORDS = /initializer-entrypoint|storage\.py|Storage\.download|storage-initializer|Copying contents of/;
+const STORAGE_INITIALIZER_WORDS =
+  /initializer-entrypoint|storage\.py|Storage\.download|storage-initializer|Copying contents of/;
 /** Lines that say why a download failed (the evidence excerpt keeps them around the traceback). */
 const CAUSE = /error|exception|denied|forbidden|not found|does not exist|cannot|could not|unable/i;
 
 export const storageInitializer: Playbook = {
   id: 'storage-initializer',
   title: 'Storage Initializer fails to download model',
-  emits: ['STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'STORAGE_URI_UNSUPPORTED', 'STORAGE_INIT_FAILED'],
+  emits: [
+    'STORAGE_URI_NOT_FOUND',
+    'STORAGE_ACCESS_DENIED',
+    'STORAGE_URI_UNSUPPORTED',
+    'STORAGE_INIT_FAILED',
+    'MODEL_HUB_ACCESS_DENIED',
+  ],
   async run(ctx) {
     const pods = await podsOf(ctx);
     const failing = pods.flatMap((pod) =>
@@ -55,33 +63,73 @@ export const storageInitializer: Playbook = {
         const key = revisionOfPod(item.pod) ?? item.pod.metadata?.name ?? '';
         if (!byRevision.has(key)) byRevision.set(key, item);
       }
-      return (await Promise.all([...byRevision.values()].map(({ pod, failure }) => diagnosePod(ctx, pod, failure, pods)))).flat();
+      return (
+        await Promise.all([...byRevision.values()].map(({ pod, failure }) => diagnosePod(ctx, pod, failure, pods)))
+      ).flat();
     }
     if (pods.length > 0) return [];
     return fromEvents(ctx);
   },
 };
 
-async function diagnosePod(ctx: DiagnosisContext, pod: V1Pod, failure: ContainerFailure, pods: V1Pod[]): Promise<Finding[]> {
+async function diagnosePod(
+  ctx: DiagnosisContext,
+  pod: V1Pod,
+  failure: ContainerFailure,
+  pods: V1Pod[],
+): Promise<Finding[]> {
   const ns = ctx.target.namespace;
   const name = pod.metadata?.name ?? '?';
   const component = componentOf(pod.metadata?.labels);
   const revision = revisionOfPod(pod);
   const subject = refOf('Pod', ns, name);
-  const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, { preferPrevious: failure.fromPrevious, match: CAUSE });
+  const log = await readContainerLog(ctx, ns, name, STORAGE_INITIALIZER, {
+    preferPrevious: failure.fromPrevious,
+    match: CAUSE,
+  });
   // With terminationMessagePolicy FallbackToLogsOnError (KServe's default) the kubelet keeps the
   // log's tail as the termination message: the evidence when the log itself cannot be read.
-  const evidence = log.evidence.excerpt?.length ? log.evidence : (messageLogEvidence(failure.terminationMessage, { ref: subject, container: STORAGE_INITIALIZER, label: `${STORAGE_INITIALIZER} termination message`, match: CAUSE }) ?? log.evidence);
+  const evidence = log.evidence.excerpt?.length
+    ? log.evidence
+    : (messageLogEvidence(failure.terminationMessage, {
+        ref: subject,
+        container: STORAGE_INITIALIZER,
+        label: `${STORAGE_INITIALIZER} termination message`,
+        match: CAUSE,
+      }) ?? log.evidence);
   const statusText = `${STORAGE_INITIALIZER}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)`;
-  const text = log.text ?? (evidence !== log.evidence ? failure.terminationMessage ?? '' : '');
-  const source: LineSource = { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }), lines: splitLogLines(text) };
+  const text = log.text ?? (evidence !== log.evidence ? (failure.terminationMessage ?? '') : '');
+  const source: LineSource = {
+    where: 'storage-initializer',
+    ref: subject,
+    kind: 'log',
+    container: STORAGE_INITIALIZER,
+    ...(log.text ? { previous: log.evidence.previous } : { label: `${STORAGE_INITIALIZER} termination message` }),
+    lines: splitLogLines(text),
+  };
   const causes = await Promise.all(
-    causeFindings(ctx, { subject, source, pods, storageUri: storageUriOf(ctx, pod, component), account: pod.spec?.serviceAccountName ?? 'default', component, revision }).map((f) =>
-      f.code === 'STORAGE_INIT_FAILED' ? withIstioCni(ctx, pod, f) : f.code === 'STORAGE_ACCESS_DENIED' ? withS3Injection(ctx, pod, f, storageUriOf(ctx, pod, component)) : f,
+    causeFindings(ctx, {
+      subject,
+      source,
+      pods,
+      storageUri: storageUriOf(ctx, pod, component),
+      account: pod.spec?.serviceAccountName ?? 'default',
+      component,
+      revision,
+    }).map((f) =>
+      f.code === 'STORAGE_INIT_FAILED'
+        ? withIstioCni(ctx, pod, f)
+        : f.code === 'STORAGE_ACCESS_DENIED'
+          ? withS3Injection(ctx, pod, f, storageUriOf(ctx, pod, component))
+          : f,
     ),
   );
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
-  const restart = await offerFix('restart-pods', ctx, { pods, component: component ?? 'predictor', ...(revision ? { revision } : {}) });
+  const restart = await offerFix('restart-pods', ctx, {
+    pods,
+    component: component ?? 'predictor',
+    ...(revision ? { revision } : {}),
+  });
   // a cause said in the generic code (no network) leads, with the failure's evidence merged into it
   const own = causes.filter((f) => f.code === 'STORAGE_INIT_FAILED').map((f) => ({ ...f, remediation: restart }));
   return [
@@ -112,17 +160,28 @@ const CONTROLLER_NAMESPACES = ['kserve', 'kfserving-system', 'kubeflow'];
  * expects, e.g. the pre-0.4 awsAccessKeyID, is skipped without a word). Said with the key names the
  * install expects.
  */
-async function withS3Injection(ctx: DiagnosisContext, pod: V1Pod, f: Finding, storageUri: string | undefined): Promise<Finding> {
+async function withS3Injection(
+  ctx: DiagnosisContext,
+  pod: V1Pod,
+  f: Finding,
+  storageUri: string | undefined,
+): Promise<Finding> {
   if (!storageUri?.startsWith('s3://')) return f;
   const init = pod.spec?.initContainers?.find((c) => c.name === STORAGE_INITIALIZER);
   const env = (init?.env ?? []).map((e) => e.name);
   if (env.some((n) => /ACCESS_KEY|S3_ENDPOINT|AWS_ENDPOINT_URL/.test(n)) || (init?.envFrom ?? []).length > 0) return f;
   const account = pod.spec?.serviceAccountName ?? 'default';
-  const configs = await Promise.all(CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)));
+  const configs = await Promise.all(
+    CONTROLLER_NAMESPACES.map((ns) => ctx.reader.configMap(ns, 'inferenceservice-config').catch(() => null)),
+  );
   const config = configs.find((c) => c?.data?.credentials);
   let keys = { id: 'AWS_ACCESS_KEY_ID', secret: 'AWS_SECRET_ACCESS_KEY' };
   try {
-    const s3 = (JSON.parse(config?.data?.credentials ?? '{}') as { s3?: { s3AccessKeyIDName?: string; s3SecretAccessKeyName?: string } }).s3;
+    const s3 = (
+      JSON.parse(config?.data?.credentials ?? '{}') as {
+        s3?: { s3AccessKeyIDName?: string; s3SecretAccessKeyName?: string };
+      }
+    ).s3;
     keys = { id: s3?.s3AccessKeyIDName ?? keys.id, secret: s3?.s3SecretAccessKeyName ?? keys.secret };
   } catch {
     // an unreadable credentials entry: the release's defaults
@@ -132,11 +191,24 @@ async function withS3Injection(ctx: DiagnosisContext, pod: V1Pod, f: Finding, st
   return {
     ...f,
     evidence: [
-      { kind: 'field', ref: subject, container: STORAGE_INITIALIZER, text: `storage-initializer env: ${env.join(', ') || 'none'}: no ${keys.id}, ${keys.secret} or S3_ENDPOINT was injected from service account ${account}` },
-      ...(config ? [{ kind: 'field' as const, ref: refOf('ConfigMap', config.metadata?.namespace ?? '?', 'inferenceservice-config'), text: `credentials.s3: the secret's data keys must be ${keys.id} and ${keys.secret}` }] : []),
+      {
+        kind: 'field',
+        ref: subject,
+        container: STORAGE_INITIALIZER,
+        text: `storage-initializer env: ${env.join(', ') || 'none'}: no ${keys.id}, ${keys.secret} or S3_ENDPOINT was injected from service account ${account}`,
+      },
+      ...(config
+        ? [
+            {
+              kind: 'field' as const,
+              ref: refOf('ConfigMap', config.metadata?.namespace ?? '?', 'inferenceservice-config'),
+              text: `credentials.s3: the secret's data keys must be ${keys.id} and ${keys.secret}`,
+            },
+          ]
+        : []),
       ...f.evidence,
     ],
-    next: `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl get secret <name> -n ${ns} -o jsonpath='{.data}': the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (serving.kserve.io/s3-endpoint, or serving.kubeflow.org/s3-endpoint); rename the keys, or set ${serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(f.component, 'serviceAccountName')} to the service account that carries such a secret; then delete the pod so the storage-initializer gets them`,
+    next: `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl get secret on each of them -n ${ns} -o jsonpath='{.data}': the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (serving.kserve.io/s3-endpoint, or serving.kubeflow.org/s3-endpoint); rename the keys, or set ${serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(f.component, 'serviceAccountName')} to the service account that carries such a secret; then delete the pod so the storage-initializer gets them`,
   };
 }
 
@@ -155,15 +227,30 @@ function withIstioCni(ctx: DiagnosisContext, pod: V1Pod, f: Finding): Finding {
   return {
     ...f,
     title: `The storage-initializer has no network: Istio CNI redirects its traffic to the sidecar, which does not run yet (init containers: ${inits.join(', ')})`,
-    evidence: [{ kind: 'field', ref: subject, text: `initContainers: ${inits.join(', ')}; storage-initializer runAsUser: ${uid ?? 'not set'} (the sidecar's is 1337)` }, ...f.evidence],
-    next: `kubectl edit inferenceservice ${ctx.target.name} -n ${ctx.target.namespace}: annotate the ${f.component ?? 'predictor'} with traffic.sidecar.istio.io/excludeOutboundIPRanges (the storage's addresses) or sidecar.istio.io/inject: "false", or run the storage-initializer as UID 1337 (KServe 0.12+ does so when it detects Istio CNI)`,
+    evidence: [
+      {
+        kind: 'field',
+        ref: subject,
+        text: `initContainers: ${inits.join(', ')}; storage-initializer runAsUser: ${uid ?? 'not set'} (the sidecar's is 1337)`,
+      },
+      ...f.evidence,
+    ],
+    next: `${editCommand(ctx.target)}: annotate the ${f.component ?? 'predictor'} with traffic.sidecar.istio.io/excludeOutboundIPRanges (the storage's addresses) or sidecar.istio.io/inject: "false", or run the storage-initializer as UID 1337 (KServe 0.12+ does so when it detects Istio CNI)`,
   };
 }
 
 /** The pod's Initialized condition: which init containers have not completed. */
 function initializedCondition(pod: V1Pod, subject: string): Evidence[] {
   const c = pod.status?.conditions?.find((x) => x.type === 'Initialized' && x.status !== 'True');
-  return c ? [{ kind: 'condition', ref: subject, text: `Initialized=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}` }] : [];
+  return c
+    ? [
+        {
+          kind: 'condition',
+          ref: subject,
+          text: `Initialized=${c.status}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`,
+        },
+      ]
+    : [];
 }
 
 interface CauseInput {
@@ -179,11 +266,18 @@ interface CauseInput {
 /** What the storage-initializer's own words say (signature catalog, `storage-initializer` entries): the exception that ended it decides. */
 function causeFindings(ctx: DiagnosisContext, c: CauseInput): Finding[] {
   const ns = ctx.target.namespace;
-  const uriEvidence: Evidence = { kind: 'field', ref: refOf('InferenceService', ns, ctx.target.name), text: `storageUri: ${c.storageUri ?? 'unknown'}` };
+  const uriEvidence: Evidence = {
+    kind: 'field',
+    ref: refOf('InferenceService', ns, ctx.target.name),
+    text: `storageUri: ${c.storageUri ?? 'unknown'}`,
+  };
   const scope = { subject: c.subject, component: c.component, revision: c.revision };
   const { findings } = signatureFindings(ctx, c.source, scope, versionFactsOf(ctx, c.pods), lastWord);
   return findings.map((f) => {
-    const account = f.code === 'STORAGE_ACCESS_DENIED' && c.account ? [{ kind: 'field' as const, ref: c.subject, text: `serviceAccountName: ${c.account}` }] : [];
+    const account =
+      f.code === 'STORAGE_ACCESS_DENIED' && c.account
+        ? [{ kind: 'field' as const, ref: c.subject, text: `serviceAccountName: ${c.account}` }]
+        : [];
     return { ...f, evidence: [uriEvidence, ...account, ...f.evidence] };
   });
 }
@@ -203,7 +297,15 @@ function storageUriOf(ctx: DiagnosisContext, pod: V1Pod, component: string | und
 async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
   const fromStatus = fromModelStatus(ctx);
   if (fromStatus.length > 0) return fromStatus;
-  const events = (await eventsOf(ctx)).filter((e) => /storage-initializer/.test(`${e.message ?? ''} ${e.involvedObject?.fieldPath ?? ''}`) && e.type === 'Warning');
+  // a pod-creation refusal that names the init container (FailedCreate: "Error creating: ... forbidden")
+  // means the pod never existed: the storage-initializer never ran, so it did not fail
+  const events = (await eventsOf(ctx)).filter(
+    (e) =>
+      /storage-initializer/.test(`${e.message ?? ''} ${e.involvedObject?.fieldPath ?? ''}`) &&
+      e.type === 'Warning' &&
+      e.reason !== 'FailedCreate' &&
+      !/^Error creating:/.test(e.message ?? ''),
+  );
   if (events.length === 0) return [];
   const last = events[events.length - 1]!;
   const subject = refOf(last.involvedObject?.kind ?? 'Pod', ctx.target.namespace, last.involvedObject?.name ?? '?');
@@ -221,11 +323,18 @@ async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
 }
 
 function fromModelStatus(ctx: DiagnosisContext): Finding[] {
-  const status = ctx.target.isvc.status?.modelStatus as { lastFailureInfo?: { message?: unknown; exitCode?: unknown } } | undefined;
+  const status = ctx.target.isvc.status?.modelStatus as
+    | { lastFailureInfo?: { message?: unknown; exitCode?: unknown } }
+    | undefined;
   const message = typeof status?.lastFailureInfo?.message === 'string' ? status.lastFailureInfo.message : undefined;
   if (!message || !STORAGE_INITIALIZER_WORDS.test(message)) return [];
   const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const evidence = messageLogEvidence(message, { ref: subject, container: STORAGE_INITIALIZER, label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)', match: CAUSE })!;
+  const evidence = messageLogEvidence(message, {
+    ref: subject,
+    container: STORAGE_INITIALIZER,
+    label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)',
+    match: CAUSE,
+  })!;
   const storageUri = componentsOf(ctx.target.isvc).find((c) => c.name === 'predictor')?.storageUri;
   return [
     finding('STORAGE_INIT_FAILED', {
@@ -236,7 +345,14 @@ function fromModelStatus(ctx: DiagnosisContext): Finding[] {
     }),
     ...causeFindings(ctx, {
       subject,
-      source: { where: 'storage-initializer', ref: subject, kind: 'log', container: STORAGE_INITIALIZER, label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)', lines: splitLogLines(message) },
+      source: {
+        where: 'storage-initializer',
+        ref: subject,
+        kind: 'log',
+        container: STORAGE_INITIALIZER,
+        label: 'modelStatus.lastFailureInfo.message (the storage-initializer, copied by KServe)',
+        lines: splitLogLines(message),
+      },
       pods: [],
       storageUri,
       component: 'predictor',

@@ -14,6 +14,7 @@
  * missing tag) inferenceservice-config in the controller's namespace.
  * Emits: IMAGE_DIGEST_RESOLUTION_FAILED.
  */
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { missingTag, registryOf, TAG_MISSING, UNAUTHORIZED, UNREACHABLE } from '../src/diagnosis/image-origin.js';
@@ -43,20 +44,42 @@ export const tagResolution: Playbook = {
     const hits = objects.flatMap(([kind, o]) =>
       (o.status?.conditions ?? []).filter((c) => DIGEST_FAILURE.test(c.message ?? '')).map((c) => ({ kind, o, c })),
     );
-    if (hits.length === 0) return [];
-    const best = hits.find((h) => h.kind === 'Revision') ?? hits[0]!;
+    const best = hits.find((h) => h.kind === 'Revision') ?? hits[0];
+    if (!best) return [];
     const message = best.c.message ?? '';
     const image = /image "([^"]+)"/.exec(message)?.[1] ?? imageOf(best.o);
     const registry = image ? registryOf(image) : undefined;
     const subject = refOf(best.kind, ctx.target.namespace, best.o.metadata.name);
-    const component = componentOf(best.o.metadata.labels) ?? componentOf(services.find((s) => s.metadata.name === best.o.metadata.labels?.['serving.knative.dev/service'])?.metadata.labels);
-    const conditions = hits.slice(0, 3).map((h) => ({ kind: 'condition' as const, ref: refOf(h.kind, ctx.target.namespace, h.o.metadata.name), text: formatCondition(h.c) }));
-    const imageField: Evidence = { kind: 'field', ref: subject, text: `image: ${image ?? 'unknown'}; registry: ${registry ?? 'unknown'}` };
+    const component =
+      componentOf(best.o.metadata.labels) ??
+      componentOf(
+        services.find((s) => s.metadata.name === best.o.metadata.labels?.['serving.knative.dev/service'])?.metadata
+          .labels,
+      );
+    const conditions = hits.slice(0, 3).map((h) => ({
+      kind: 'condition' as const,
+      ref: refOf(h.kind, ctx.target.namespace, h.o.metadata.name),
+      text: formatCondition(h.c),
+    }));
+    const imageField: Evidence = {
+      kind: 'field',
+      ref: subject,
+      text: `image: ${image ?? 'unknown'}; registry: ${registry ?? 'unknown'}`,
+    };
     const revision = best.kind === 'Revision' ? best.o.metadata.name : undefined;
     // a tag that does not exist: skipping tag resolution would not help, the tag itself is wrong
     if (image && TAG_MISSING.test(message)) {
       const missing = await missingTag(ctx, image, component);
-      return [finding('IMAGE_DIGEST_RESOLUTION_FAILED', { subject, title: missing.title, evidence: [...conditions, imageField, ...missing.evidence], next: missing.next, component, revision })];
+      return [
+        finding('IMAGE_DIGEST_RESOLUTION_FAILED', {
+          subject,
+          title: missing.title,
+          evidence: [...conditions, imageField, ...missing.evidence],
+          next: missing.next,
+          component,
+          revision,
+        }),
+      ];
     }
     const { evidence: configEvidence, remediation, current } = await configDeployment(ctx, registry);
     const why = UNREACHABLE.test(message)
@@ -83,18 +106,23 @@ function imageOf(o: KubeObject): string | undefined {
   return /"image":"([^"]+)"/.exec(text)?.[1];
 }
 
-
-async function configDeployment(ctx: DiagnosisContext, registry: string | undefined): Promise<{ evidence: Evidence[]; remediation: Remediation | null; current?: string }> {
+async function configDeployment(
+  ctx: DiagnosisContext,
+  registry: string | undefined,
+): Promise<{ evidence: Evidence[]; remediation: Remediation | null; current?: string }> {
   const ns = ctx.config.knativeNamespace;
   const ref = refOf('ConfigMap', ns, 'config-deployment');
-  let cm;
+  let cm: V1ConfigMap | null;
   try {
     cm = await ctx.reader.configMap(ns, 'config-deployment');
   } catch (error) {
-    if (error instanceof ForbiddenError) return { evidence: [{ kind: 'note', ref, text: `cannot read ${ref}: ${error.message}` }], remediation: null };
+    if (error instanceof ForbiddenError)
+      return { evidence: [{ kind: 'note', ref, text: `cannot read ${ref}: ${error.message}` }], remediation: null };
     throw error;
   }
   const current = cm?.data?.registriesSkippingTagResolving ?? '';
-  const evidence: Evidence[] = [{ kind: 'field', ref, text: `registriesSkippingTagResolving: ${current || '(not set)'}` }];
+  const evidence: Evidence[] = [
+    { kind: 'field', ref, text: `registriesSkippingTagResolving: ${current || '(not set)'}` },
+  ];
   return { evidence, remediation: await offerFix('skip-tag-resolution', ctx, { registry, current }), current };
 }

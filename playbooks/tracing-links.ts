@@ -24,7 +24,10 @@ export const tracingLinks: Playbook = {
       component: componentsOf(ctx.target.isvc)[0]?.name ?? 'predictor',
       revision: String(predictor.latestReadyRevision ?? predictor.latestCreatedRevision ?? ''),
     };
-    const fill = (template: string) => template.replace(/\{(namespace|name|component|revision)\}/g, (_, key: string) => encodeURIComponent(values[key] ?? ''));
+    const fill = (template: string) =>
+      template.replace(/\{(namespace|name|component|revision)\}/g, (_, key: string) =>
+        encodeURIComponent(values[key] ?? ''),
+      );
     const ref = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     return [
       finding('TRACING_LINKS', {

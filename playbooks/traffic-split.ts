@@ -14,11 +14,31 @@ import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
-import { canaryTrafficPercent, conditionOf, formatCondition, isReady, refOf } from '../src/kube/inference-service-view.js';
+import {
+  canaryTrafficPercent,
+  conditionOf,
+  formatCondition,
+  isReady,
+  refOf,
+} from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures } from '../src/kube/pod-status.js';
 import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
 import { offerFix } from '../src/remediation/actions/index.js';
+
+/**
+ * Knative sends a `latestRevision: true` share to the latest *ready* revision: while the newest one
+ * is not ready, that share (the canary's) still goes to the old revision, which the status names.
+ */
+function heldBack(
+  ksvc: { status?: { latestCreatedRevisionName?: string } },
+  t: { latestRevision?: boolean; revisionName?: string },
+): string {
+  const created = ksvc.status?.latestCreatedRevisionName;
+  return t.latestRevision && created && t.revisionName && created !== t.revisionName
+    ? ` (the latest revision, ${created}, is not ready: Knative sends this share to ${t.revisionName} until it is)`
+    : '';
+}
 
 export const trafficSplit: Playbook = {
   id: 'traffic-split',
@@ -26,25 +46,48 @@ export const trafficSplit: Playbook = {
   emits: ['TRAFFIC_SPLIT', 'CANARY_UNHEALTHY'],
   async run(ctx) {
     const ns = ctx.target.namespace;
-    const [services, revisions, pods, virtualServices] = await Promise.all([knativeServicesOf(ctx), revisionsOf(ctx), podsOf(ctx), ctx.reader.virtualServices(ns)]);
+    const [services, revisions, pods, virtualServices] = await Promise.all([
+      knativeServicesOf(ctx),
+      revisionsOf(ctx),
+      podsOf(ctx),
+      ctx.reader.virtualServices(ns),
+    ]);
     const out: Finding[] = [];
     const percent = canaryTrafficPercent(ctx.target.isvc);
-    const splits = services.map((s) => ({ ksvc: s, targets: (s.status?.traffic ?? []).filter((t) => (t.percent ?? 0) > 0) }));
+    const splits = services.map((s) => ({
+      ksvc: s,
+      targets: (s.status?.traffic ?? []).filter((t) => (t.percent ?? 0) > 0),
+    }));
     const subject = refOf('InferenceService', ns, ctx.target.name);
 
     const splitEvidence: Evidence[] = splits
       .filter(({ targets }) => targets.length > 1)
       .flatMap(({ ksvc, targets }) =>
-        targets.map((t) => ({ kind: 'field' as const, ref: refOf('Knative Service', ns, ksvc.metadata.name), text: `${t.revisionName ?? 'latest'}${t.tag ? ` (${t.tag})` : ''}: ${t.percent}%` })),
+        targets.map((t) => ({
+          kind: 'field' as const,
+          ref: refOf('Knative Service', ns, ksvc.metadata.name),
+          text: `${t.revisionName ?? 'latest'}${t.tag ? ` (${t.tag})` : ''}: ${t.percent}%${heldBack(ksvc, t)}`,
+        })),
       );
     const isvcTraffic = ctx.target.isvc.status;
     if (typeof isvcTraffic?.canaryTraffic === 'number' && isvcTraffic.canaryTraffic > 0) {
-      splitEvidence.push({ kind: 'field', ref: subject, text: `default: ${isvcTraffic.traffic ?? 100 - isvcTraffic.canaryTraffic}%, canary: ${isvcTraffic.canaryTraffic}%` });
+      splitEvidence.push({
+        kind: 'field',
+        ref: subject,
+        text: `default: ${isvcTraffic.traffic ?? 100 - isvcTraffic.canaryTraffic}%, canary: ${isvcTraffic.canaryTraffic}%`,
+      });
     }
-    if (percent !== undefined && percent < 100) splitEvidence.unshift({ kind: 'field', ref: subject, text: `canaryTrafficPercent: ${percent}` });
+    if (percent !== undefined && percent < 100)
+      splitEvidence.unshift({ kind: 'field', ref: subject, text: `canaryTrafficPercent: ${percent}` });
     splitEvidence.push(...iter8Routes(ctx, virtualServices));
     if (splitEvidence.length > 0) {
-      out.push(finding('TRAFFIC_SPLIT', { subject, title: `Traffic is split${percent !== undefined ? ` (canary ${percent}%)` : ''}`, evidence: splitEvidence }));
+      out.push(
+        finding('TRAFFIC_SPLIT', {
+          subject,
+          title: `Traffic is split${percent !== undefined ? ` (canary ${percent}%)` : ''}`,
+          evidence: splitEvidence,
+        }),
+      );
     }
 
     for (const ksvc of services) {
@@ -69,35 +112,68 @@ function podsFailing(pods: V1Pod[], revision: string | undefined): boolean {
   return own.length > 0 && !ready && own.some((p) => containerFailures(p).length > 0);
 }
 
-function failingCanary(ksvc: KnativeService, services: KnativeService[], revisions: Revision[], pods: V1Pod[], percent: number | undefined): FailingCanary | undefined {
+function failingCanary(
+  ksvc: KnativeService,
+  services: KnativeService[],
+  revisions: Revision[],
+  pods: V1Pod[],
+  percent: number | undefined,
+): FailingCanary | undefined {
   const latestCreated = ksvc.status?.latestCreatedRevisionName;
   const latestReady = ksvc.status?.latestReadyRevisionName;
   // v1beta1: canaryTrafficPercent with a new revision that is not ready (or whose pods all fail) while the previous one serves
   if (percent !== undefined && latestCreated && latestReady && latestCreated !== latestReady) {
     const canary = revisions.find((r) => r.metadata.name === latestCreated);
-    if (canary && (!isReady(canary) || podsFailing(pods, latestCreated))) return { ksvc, canary, canaryName: latestCreated, previous: latestReady };
+    if (canary && (!isReady(canary) || podsFailing(pods, latestCreated)))
+      return { ksvc, canary, canaryName: latestCreated, previous: latestReady };
   }
   if (percent !== undefined && latestCreated) {
-    const previous = (ksvc.status?.traffic ?? []).find((t) => (t.percent ?? 0) > 0 && t.revisionName && t.revisionName !== latestCreated)?.revisionName;
-    if (previous && podsFailing(pods, latestCreated)) return { ksvc, canary: revisions.find((r) => r.metadata.name === latestCreated), canaryName: latestCreated, previous };
+    const previous = (ksvc.status?.traffic ?? []).find(
+      (t) => (t.percent ?? 0) > 0 && t.revisionName && t.revisionName !== latestCreated,
+    )?.revisionName;
+    if (previous && podsFailing(pods, latestCreated))
+      return {
+        ksvc,
+        canary: revisions.find((r) => r.metadata.name === latestCreated),
+        canaryName: latestCreated,
+        previous,
+      };
   }
   // v1alpha2: a "-canary" Knative Service, not ready or with all its pods failing, next to a ready default one
   if (/-canary$/.test(ksvc.metadata.name) && (!isReady(ksvc) || podsFailing(pods, latestCreated))) {
     const defaultSvc = services.find((s) => s.metadata.name === ksvc.metadata.name.replace(/-canary$/, '-default'));
     if (defaultSvc && isReady(defaultSvc)) {
       const canary = revisions.find((r) => r.metadata.name === latestCreated);
-      return { ksvc, canary, canaryName: latestCreated ?? ksvc.metadata.name, previous: defaultSvc.status?.latestReadyRevisionName ?? defaultSvc.metadata.name };
+      return {
+        ksvc,
+        canary,
+        canaryName: latestCreated ?? ksvc.metadata.name,
+        previous: defaultSvc.status?.latestReadyRevisionName ?? defaultSvc.metadata.name,
+      };
     }
   }
   return undefined;
 }
 
-async function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Pod[], percent: number | undefined): Promise<Finding> {
+async function canaryFinding(
+  ctx: DiagnosisContext,
+  c: FailingCanary,
+  pods: V1Pod[],
+  percent: number | undefined,
+): Promise<Finding> {
   const ns = ctx.target.namespace;
   const canaryPods = pods.filter((p) => revisionOfPod(p) === c.canaryName);
-  const causes = canaryPods.flatMap((p) => containerFailures(p).map((f) => `${p.metadata?.name}: ${f.container} ${f.reason}${f.exitCode !== undefined ? ` (exit ${f.exitCode})` : ''}, ${f.restarts} restarts`));
+  const causes = canaryPods.flatMap((p) =>
+    containerFailures(p).map(
+      (f) =>
+        `${p.metadata?.name}: ${f.container} ${f.reason}${f.exitCode !== undefined ? ` (exit ${f.exitCode})` : ''}, ${f.restarts} restarts`,
+    ),
+  );
   const ready = c.canary ? conditionOf(c.canary, 'Ready') : undefined;
-  const split = percent !== undefined ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}` : `previous ${c.previous}, canary ${c.canaryName}`;
+  const split =
+    percent !== undefined
+      ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}`
+      : `previous ${c.previous}, canary ${c.canaryName}`;
   const remediation = await offerFix('rollback-canary', ctx, { previous: c.previous, canary: c.canaryName, percent });
   return finding('CANARY_UNHEALTHY', {
     subject: refOf('Revision', ns, c.canaryName),
@@ -105,8 +181,14 @@ async function canaryFinding(ctx: DiagnosisContext, c: FailingCanary, pods: V1Po
     evidence: [
       { kind: 'field', ref: refOf('Knative Service', ns, c.ksvc.metadata.name), text: `split: ${split}` },
       { kind: 'field', ref: refOf('Revision', ns, c.previous), text: 'previous revision: ready, serving' },
-      ...(ready ? [{ kind: 'condition' as const, ref: refOf('Revision', ns, c.canaryName), text: formatCondition(ready) }] : []),
-      ...causes.slice(0, 3).map((text) => ({ kind: 'field' as const, ref: refOf('Revision', ns, c.canaryName), text: `canary's own cause: ${text}` })),
+      ...(ready
+        ? [{ kind: 'condition' as const, ref: refOf('Revision', ns, c.canaryName), text: formatCondition(ready) }]
+        : []),
+      ...causes.slice(0, 3).map((text) => ({
+        kind: 'field' as const,
+        ref: refOf('Revision', ns, c.canaryName),
+        text: `canary's own cause: ${text}`,
+      })),
     ],
     remediation,
     component: componentOf(c.ksvc.metadata.labels),
@@ -123,16 +205,34 @@ function iter8Routes(ctx: DiagnosisContext, virtualServices: KubeObject[]): Evid
     (v) =>
       v.metadata.name !== ctx.target.name &&
       !Object.keys(v.metadata.labels ?? {}).some((k) => k.includes('knative.dev')) &&
-      (v.metadata.name === app || (Object.keys(v.metadata.labels ?? {}).some((k) => k.startsWith('iter8')) && JSON.stringify(v.spec ?? {}).includes(ctx.target.name))),
+      (v.metadata.name === app ||
+        (Object.keys(v.metadata.labels ?? {}).some((k) => k.startsWith('iter8')) &&
+          JSON.stringify(v.spec ?? {}).includes(ctx.target.name))),
   );
   if (!vs || !Array.isArray(vs.spec?.http)) return [];
   const ref = refOf('VirtualService', ctx.target.namespace, vs.metadata.name);
   return (vs.spec.http as Array<Record<string, unknown>>).map((route) => {
-    const match = Array.isArray(route.match) && route.match.length ? describeMatch(route.match as Array<Record<string, unknown>>) : 'all other requests';
+    const match =
+      Array.isArray(route.match) && route.match.length
+        ? describeMatch(route.match as Array<Record<string, unknown>>)
+        : 'all other requests';
     const host = (route.headers as { request?: { set?: Record<string, string> } } | undefined)?.request?.set?.Host;
-    const dests = Array.isArray(route.route) ? (route.route as Array<{ destination?: { host?: string }; weight?: number; headers?: { request?: { set?: Record<string, string> } } }>) : [];
-    const targets = dests.map((d) => `${d.headers?.request?.set?.Host ?? host ?? d.destination?.host ?? 'unknown'}${typeof d.weight === 'number' ? ` (${d.weight}%)` : ''}`);
-    return { kind: 'field' as const, ref, text: `${route.name ? `route ${String(route.name)}: ` : ''}${match} -> ${targets.join(', ')}` };
+    const dests = Array.isArray(route.route)
+      ? (route.route as Array<{
+          destination?: { host?: string };
+          weight?: number;
+          headers?: { request?: { set?: Record<string, string> } };
+        }>)
+      : [];
+    const targets = dests.map(
+      (d) =>
+        `${d.headers?.request?.set?.Host ?? host ?? d.destination?.host ?? 'unknown'}${typeof d.weight === 'number' ? ` (${d.weight}%)` : ''}`,
+    );
+    return {
+      kind: 'field' as const,
+      ref,
+      text: `${route.name ? `route ${String(route.name)}: ` : ''}${match} -> ${targets.join(', ')}`,
+    };
   });
 }
 
@@ -140,7 +240,12 @@ function describeMatch(matches: Array<Record<string, unknown>>): string {
   return matches
     .map((m) => {
       const headers = m.headers as Record<string, Record<string, string>> | undefined;
-      const parts = Object.entries(headers ?? {}).map(([k, v]) => `header ${k} ${Object.entries(v).map(([op, val]) => `${op} ${val}`).join(' ')}`);
+      const parts = Object.entries(headers ?? {}).map(
+        ([k, v]) =>
+          `header ${k} ${Object.entries(v)
+            .map(([op, val]) => `${op} ${val}`)
+            .join(' ')}`,
+      );
       return parts.length ? parts.join(' and ') : JSON.stringify(m).replace(/"/g, '');
     })
     .join(' or ');

@@ -7,7 +7,9 @@
  * ReadWriteOnce volume attached to another node's pod (Multi-Attach). Read even when the service
  * says Ready, if none of its pods is ready: statuses written before a failure stay Ready while the
  * ReplicaSet cannot create a pod. (ResourceQuota / LimitRange refusals: pod-scheduling; the
- * controller's own events on the InferenceService: controller-reconcile.)
+ * controller's own events on the InferenceService: controller-reconcile.) When the events are gone,
+ * KServe 0.16+ still holds the refusal in PredictorReady (reason FailedCreate, copied from the
+ * Deployment's ReplicaFailure): matched the same way.
  *
  * RBAC: list events, list pods.
  * Emits: ADMISSION_DENIED, POD_UNSCHEDULABLE.
@@ -18,6 +20,7 @@ import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { signatureFindings } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import type { Finding } from '../src/findings/types.js';
+import type { VersionFacts } from '../src/signatures/signature-catalog.js';
 import { isReady, refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 
@@ -44,9 +47,33 @@ export const workloadEvents: Playbook = {
       };
       out.push(...signatureFindings(ctx, source, scope, facts).findings);
     }
+    if (out.length === 0) out.push(...replicaFailureFindings(ctx, facts));
     return out;
   },
 };
+
+/**
+ * KServe 0.16+ copies a Deployment's ReplicaFailure (the ReplicaSet could not create a pod) into the
+ * component's Ready condition: the refusal's own words, still there after its events expired.
+ */
+function replicaFailureFindings(ctx: DiagnosisContext, facts: VersionFacts): Finding[] {
+  const failed = (ctx.target.isvc.status?.conditions ?? []).filter(
+    (c) =>
+      c.status === 'False' && c.reason === 'FailedCreate' && /^(Predictor|Transformer|Explainer)Ready$/.test(c.type),
+  );
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  return failed.flatMap((c) => {
+    const component = c.type.replace(/Ready$/, '').toLowerCase();
+    const source = {
+      where: 'event' as const,
+      ref: subject,
+      kind: 'condition' as const,
+      label: `${c.type} (the Deployment's ReplicaFailure, as KServe copies it)`,
+      lines: [(c.message ?? '').replace(/\s*\n+\s*/g, ' ')],
+    };
+    return signatureFindings(ctx, source, { subject, component }, facts).findings;
+  });
+}
 
 function podReady(p: V1Pod): boolean {
   return Boolean(p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));

@@ -31,7 +31,8 @@ const subdirs = (dir) =>
 function render(kubectl, dir) {
   const run = spawnSync(kubectl, ['kustomize', dir], { cwd: repo, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   if (run.error) throw new Error(`cannot run ${kubectl}: ${run.error.message}`);
-  if (run.status !== 0) throw new Error(`${kubectl} kustomize ${dir} failed: ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  if (run.status !== 0)
+    throw new Error(`${kubectl} kustomize ${dir} failed: ${run.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   return parseAllDocuments(run.stdout)
     .map((d) => d.toJS())
     .filter((o) => o !== null && o !== undefined);
@@ -40,19 +41,35 @@ function render(kubectl, dir) {
 /** Empty labels / annotations maps (kustomize v2.0.3 writes them on a replaced ConfigMap) say nothing. */
 function withoutEmptyMetadata(o) {
   const metadata = { ...o.metadata };
-  for (const k of ['labels', 'annotations']) if (metadata[k] && Object.keys(metadata[k]).length === 0) delete metadata[k];
+  for (const k of ['labels', 'annotations'])
+    if (metadata[k] && Object.keys(metadata[k]).length === 0) delete metadata[k];
   return { ...o, metadata };
 }
 
 /** Objects as sorted canonical JSON, with generated ConfigMap names (NAME-0123456789) reduced to NAME-HASH. */
 function canonical(objects, otherConfigMapNames) {
-  const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v);
-  let text = JSON.stringify(objects.map(withoutEmptyMetadata).map(sortKeys).map((o) => JSON.stringify(o)));
+  const sortKeys = (v) =>
+    Array.isArray(v)
+      ? v.map(sortKeys)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sortKeys(v[k])]),
+          )
+        : v;
+  let text = JSON.stringify(
+    objects
+      .map(withoutEmptyMetadata)
+      .map(sortKeys)
+      .map((o) => JSON.stringify(o)),
+  );
   for (const o of objects) {
     const name = o.kind === 'ConfigMap' ? o.metadata.name : null;
-    if (name && !otherConfigMapNames.has(name) && /-[a-z0-9]{10}$/.test(name)) text = text.replaceAll(name, `${name.slice(0, -10)}HASH`);
+    if (name && !otherConfigMapNames.has(name) && /-[a-z0-9]{10}$/.test(name))
+      text = text.replaceAll(name, `${name.slice(0, -10)}HASH`);
   }
-  return (JSON.parse(text)).sort();
+  return JSON.parse(text).sort();
 }
 
 function compatProblems(dir, objects) {
@@ -63,7 +80,13 @@ function compatProblems(dir, objects) {
   const onlyNew = a.filter((x) => !b.includes(x)).map((x) => describeObject(JSON.parse(x)));
   const onlyOld = b.filter((x) => !a.includes(x)).map((x) => describeObject(JSON.parse(x)));
   if (onlyNew.length === 0 && onlyOld.length === 0) return [];
-  return [{ object: '(render)', path: '', message: `${COMPAT} renders differently: ${[...onlyNew.map((o) => `${o} (${KUBECTL})`), ...onlyOld.map((o) => `${o} (${COMPAT})`)].join(', ')}` }];
+  return [
+    {
+      object: '(render)',
+      path: '',
+      message: `${COMPAT} renders differently: ${[...onlyNew.map((o) => `${o} (${KUBECTL})`), ...onlyOld.map((o) => `${o} (${COMPAT})`)].join(', ')}`,
+    },
+  ];
 }
 
 function slackProblems() {
@@ -78,10 +101,14 @@ function slackProblems() {
 }
 
 async function main() {
-  const dirs = process.argv.length > 2 ? process.argv.slice(2) : ['deploy/overlays', 'deploy/examples', 'deploy/optional'].flatMap(subdirs);
+  const dirs =
+    process.argv.length > 2
+      ? process.argv.slice(2)
+      : ['deploy/overlays', 'deploy/examples', 'deploy/optional'].flatMap(subdirs);
   let failed = 0;
   const report = (where, problems) => {
-    for (const p of problems) process.stderr.write(`check-manifests: ${where}: ${p.object}${p.path ? ` ${p.path}` : ''}: ${p.message}\n`);
+    for (const p of problems)
+      process.stderr.write(`check-manifests: ${where}: ${p.object}${p.path ? ` ${p.path}` : ''}: ${p.message}\n`);
     failed += problems.length;
   };
   for (const dir of dirs) {
@@ -95,11 +122,15 @@ async function main() {
     const problems = await schemaProblems(objects);
     if (COMPAT) problems.push(...compatProblems(dir, objects));
     report(dir, problems);
-    if (problems.length === 0) process.stdout.write(`check-manifests: ${dir}: ${objects.length} objects valid${COMPAT ? ', same with kubectl-compat' : ''}\n`);
+    if (problems.length === 0)
+      process.stdout.write(
+        `check-manifests: ${dir}: ${objects.length} objects valid${COMPAT ? ', same with kubectl-compat' : ''}\n`,
+      );
   }
   const slack = slackProblems();
   report('slack app manifests', slack);
-  if (slack.length === 0) process.stdout.write(`check-manifests: ${SLACK_MANIFESTS.join(', ')}: match @slack/web-api's Manifest type\n`);
+  if (slack.length === 0)
+    process.stdout.write(`check-manifests: ${SLACK_MANIFESTS.join(', ')}: match @slack/web-api's Manifest type\n`);
   if (failed > 0) {
     process.stderr.write(`check-manifests: ${failed} problem(s)\n`);
     process.exit(1);

@@ -41,11 +41,22 @@ function main() {
     const { name, text } = ruleFile();
     writeFileSync(path.join(dir, RULES_FILE), text);
     copyFileSync(path.join(repo, TESTS), path.join(dir, path.basename(TESTS)));
-    for (const args of [['check', 'rules', RULES_FILE], ['test', 'rules', path.basename(TESTS)]]) {
+    for (const args of [
+      ['check', 'rules', RULES_FILE],
+      ['test', 'rules', path.basename(TESTS)],
+    ]) {
       const result = run(PROMTOOL, args, { cwd: dir });
       const output = `${result.stdout}${result.stderr}`.trim();
-      if (result.status !== 0) throw new Error(`promtool ${args.join(' ')} (PrometheusRule ${name}) failed:\n${output}`);
-      process.stdout.write(`check-prometheus-rules: promtool ${args.slice(0, 2).join(' ')}: ${output.split('\n').filter((l) => /SUCCESS|rules found/.test(l)).join('; ') || 'ok'}\n`);
+      if (result.status !== 0)
+        throw new Error(`promtool ${args.join(' ')} (PrometheusRule ${name}) failed:\n${output}`);
+      process.stdout.write(
+        `check-prometheus-rules: promtool ${args.slice(0, 2).join(' ')}: ${
+          output
+            .split('\n')
+            .filter((l) => /SUCCESS|rules found/.test(l))
+            .join('; ') || 'ok'
+        }\n`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,11 @@
 // a real kubectl against the cluster simulator and Debian's chromium against the playground).
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { node24BinDir } from './node-24.mjs';
+
+// Node ≥ 22.19 runs the tests (Node 24 LTS in CI and the image): fetched here, once, when the node on
+// PATH is older, so the jest step (through scripts/node-24.mjs) finds it ready.
+node24BinDir();
 
 if (!existsSync('node_modules/.package-lock.json')) {
   console.error('isvc-doctor: node_modules is missing, running npm ci');
@@ -20,7 +25,9 @@ if (!has('kubectl', ['version', '--client'])) {
 }
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  missing.push(`chromium at ${chromium}, for the playground's browser tests (Debian: apt-get install -y chromium; or set CHROMIUM_PATH)`);
+  missing.push(
+    `chromium at ${chromium}, for the playground's browser tests (Debian: apt-get install -y chromium; or set CHROMIUM_PATH)`,
+  );
 }
 if (missing.length > 0) {
   console.error('isvc-doctor: the tests need these programs, which are not on PATH:');

@@ -9,7 +9,9 @@ export async function copyRuntimeFiles() {
   mkdirSync('dist/test/support', { recursive: true });
   cpSync('test/support/redis-process.mjs', 'dist/test/support/redis-process.mjs');
   cpSync('playbooks/signatures', 'dist/playbooks/signatures', { recursive: true });
-  const { writePrecompiledSignatures } = await import(new URL('../dist/src/signatures/write-precompiled-signatures.js', import.meta.url).href);
+  const { writePrecompiledSignatures } = await import(
+    new URL('../dist/src/signatures/write-precompiled-signatures.js', import.meta.url).href
+  );
   writePrecompiledSignatures('dist/playbooks/signatures');
   chmodSync('dist/src/cli/isvc-doctor.js', 0o755);
 }

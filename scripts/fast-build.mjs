@@ -17,7 +17,15 @@ function typescriptFiles(dir) {
 
 export async function fastBuild() {
   const entryPoints = ['src', 'playbooks', 'handlers'].flatMap(typescriptFiles);
-  await build({ entryPoints, outdir: 'dist', outbase: '.', format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints,
+    outdir: 'dist',
+    outbase: '.',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+  });
   await copyRuntimeFiles();
   return entryPoints.length;
 }

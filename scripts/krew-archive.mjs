@@ -17,7 +17,10 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function run(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(' ')}: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-3).join(' | ')}`,
+    );
   return r.stdout;
 }
 
@@ -46,16 +49,37 @@ export function krewManifest({ version, uri, sha256, homepage }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { uri: { type: 'string' }, homepage: { type: 'string' }, tgz: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      uri: { type: 'string' },
+      homepage: { type: 'string' },
+      tgz: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
   if (!values.uri) {
-    process.stderr.write('usage: node scripts/krew-archive.mjs --uri URL [--homepage URL] [--tgz isvc-doctor-X.tgz] [--out DIR]\n');
+    process.stderr.write(
+      'usage: node scripts/krew-archive.mjs --uri URL [--homepage URL] [--tgz isvc-doctor-X.tgz] [--out DIR]\n',
+    );
     process.exit(2);
   }
   const out = path.resolve(values.out ?? '.');
-  const tgz = values.tgz ? path.resolve(values.tgz) : path.join(out, JSON.parse(run('npm', ['pack', '--json', '--pack-destination', out], repo).replace(/^[^[]*/, ''))[0].filename);
+  const tgz = values.tgz
+    ? path.resolve(values.tgz)
+    : path.join(
+        out,
+        JSON.parse(run('npm', ['pack', '--json', '--pack-destination', out], repo).replace(/^[^[]*/, ''))[0].filename,
+      );
   const archive = buildKrewArchive(tgz, out);
   const sha256 = createHash('sha256').update(readFileSync(archive)).digest('hex');
   const { version } = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
   process.stderr.write(`${archive}\nsha256 ${sha256}\n`);
-  process.stdout.write(krewManifest({ version, uri: values.uri, sha256, homepage: values.homepage ?? 'https://github.com/OWNER/isvc-doctor' }));
+  process.stdout.write(
+    krewManifest({
+      version,
+      uri: values.uri,
+      sha256,
+      homepage: values.homepage ?? 'https://github.com/OWNER/isvc-doctor',
+    }),
+  );
 }

@@ -16,4 +16,6 @@ export interface TypedValue {
 export function modelModule(apiVersion: string, kind: string): string;
 export function describeObject(o: { kind: string; metadata?: { name?: string; namespace?: string } }): string;
 export function typeProblems(entries: TypedValue[], rounds?: number): SchemaProblem[];
-export function schemaProblems(objects: Array<{ apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>): Promise<SchemaProblem[]>;
+export function schemaProblems(
+  objects: Array<{ apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }>,
+): Promise<SchemaProblem[]>;

@@ -16,7 +16,8 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The in-memory source compiled by typeProblems(); inside the repository so that node_modules resolves. */
 const VIRTUAL = path.join(repo, 'scripts', '__manifest-typecheck__.mts');
 /** Drops an index signature (`extends Record<string, unknown>`), so unknown top-level keys are errors too. */
-const PRELUDE = 'type Known<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };\n';
+const PRELUDE =
+  'type Known<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };\n';
 
 const MODEL_PACKAGES = { 'monitoring.coreos.com': '@kubernetes-models/prometheus-operator' };
 
@@ -26,7 +27,8 @@ export function modelModule(apiVersion, kind) {
   return `${MODEL_PACKAGES[group] ?? 'kubernetes-models'}/${apiVersion}/${kind}`;
 }
 
-export const describeObject = (o) => `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`;
+export const describeObject = (o) =>
+  `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`;
 
 async function loadModel(apiVersion, kind) {
   try {
@@ -49,7 +51,12 @@ async function validatorProblems(objects) {
     try {
       new Model(o).validate();
     } catch (error) {
-      for (const e of error.errors ?? [{ instancePath: '', message: error.message }]) problems.push({ object: describeObject(o), path: e.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: e.message });
+      for (const e of error.errors ?? [{ instancePath: '', message: error.message }])
+        problems.push({
+          object: describeObject(o),
+          path: e.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+          message: e.message,
+        });
     }
   }
   return problems;
@@ -74,7 +81,11 @@ function jsonPath(node) {
   return parts;
 }
 
-const pathText = (parts) => parts.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+const pathText = (parts) =>
+  parts
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
 
 /** TypeScript's excess-property errors (2353, 2561 with a suggestion) say "unknown field". */
 function describeDiagnostic(d) {
@@ -82,29 +93,48 @@ function describeDiagnostic(d) {
   if (d.code !== 2353 && d.code !== 2561) return { message, unknownField: false };
   const field = /'"?([^'"]+)"?' does not exist/.exec(message)?.[1] ?? '?';
   const suggestion = /Did you mean to write '([^']+)'/.exec(message)?.[1];
-  return { message: `unknown field '${field}'${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`, unknownField: true };
+  return {
+    message: `unknown field '${field}'${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+    unknownField: true,
+  };
 }
 
 /** One compilation of the values as literals of their types: the diagnostics by entry and path. */
 function compileOnce(entries) {
   let text = PRELUDE;
-  entries.forEach((e, i) => (text += `import type * as M${i} from '${e.module}';\n`));
+  for (const [i, e] of entries.entries()) text += `import type * as M${i} from '${e.module}';\n`;
   const spans = entries.map((e, i) => {
     const start = text.length;
     text += `export const v${i}: ${e.type.replace(/\bM\./g, `M${i}.`)} = ${JSON.stringify(e.value, null, 1)};\n`;
     return { start, end: text.length, index: i };
   });
-  const options = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
+  const options = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (name, language, ...rest) => (name === VIRTUAL ? ts.createSourceFile(name, text, language, true) : getSourceFile.call(host, name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === VIRTUAL
+      ? ts.createSourceFile(name, text, language, true)
+      : getSourceFile.call(host, name, language, ...rest);
   host.fileExists = (name) => name === VIRTUAL || fileExists.call(host, name);
   host.readFile = (name) => (name === VIRTUAL ? text : readFile.call(host, name));
   const program = ts.createProgram([VIRTUAL], options, host);
   const source = program.getSourceFile(VIRTUAL);
   return ts.getPreEmitDiagnostics(program, source).map((d) => {
     const span = d.start === undefined ? undefined : spans.find((s) => s.start <= d.start && d.start < s.end);
-    return { index: span?.index ?? -1, code: d.code, path: span ? jsonPath(nodeAt(source, d.start)) : [], ...describeDiagnostic(d) };
+    return {
+      index: span?.index ?? -1,
+      code: d.code,
+      path: span ? jsonPath(nodeAt(source, d.start)) : [],
+      ...describeDiagnostic(d),
+    };
   });
 }
 
@@ -136,7 +166,9 @@ export function typeProblems(entries, rounds = 5) {
       if ((round === 0 || d.unknownField) && !seen.has(key)) problems.push(problem);
       seen.add(key);
     }
-    const removable = found.filter((d) => d.index >= 0 && d.path.length > 0 && (d.unknownField || d.code === WRONG_TYPE));
+    const removable = found.filter(
+      (d) => d.index >= 0 && d.path.length > 0 && (d.unknownField || d.code === WRONG_TYPE),
+    );
     if (removable.length === 0) break;
     for (const d of removable) deleteAt(values[d.index], d.path);
   }
@@ -148,6 +180,15 @@ export async function schemaProblems(objects) {
   const problems = await validatorProblems(objects);
   const known = [];
   for (const o of objects) if (await loadModel(o.apiVersion, o.kind)) known.push(o);
-  problems.push(...typeProblems(known.map((o) => ({ label: describeObject(o), module: modelModule(o.apiVersion, o.kind), type: `M.I${o.kind}`, value: o }))));
+  problems.push(
+    ...typeProblems(
+      known.map((o) => ({
+        label: describeObject(o),
+        module: modelModule(o.apiVersion, o.kind),
+        type: `M.I${o.kind}`,
+        value: o,
+      })),
+    ),
+  );
   return problems;
 }

@@ -17,7 +17,9 @@ const readYaml = (file) => parseYaml(readFileSync(path.join(repo, file), 'utf8')
 
 /** Kubernetes' expansion of $(NAME) in args and env values: defined names are replaced, $$ is a literal $. */
 export function expandVars(text, vars) {
-  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name) => (m === '$$' ? '$' : name in vars ? vars[name] : m));
+  return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, name) =>
+    m === '$$' ? '$' : name in vars ? vars[name] : m,
+  );
 }
 
 /** The Redis container of deploy/redis/statefulset.yaml. */
@@ -64,12 +66,24 @@ export async function startDeployedRedis(password) {
   const dir = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-deployed-redis-'));
   const args = container.args.map((a) => expandVars(a, containerEnv));
   args[args.indexOf('--dir') + 1] = dir;
-  const child = spawn('redis-server', [...args, '--port', String(port), '--bind', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', [...args, '--port', String(port), '--bind', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s: ${out.trim().split('\n').slice(-2).join(' | ')}`)), 10_000);
-    child.once('error', (error) => (clearTimeout(timer), reject(new Error(`cannot start redis-server: ${error.message}`))));
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`redis-server exited with ${code}: ${out.trim().split('\n').slice(-3).join(' | ')}`))));
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`redis-server did not start within 10 s: ${out.trim().split('\n').slice(-2).join(' | ')}`)),
+      10_000,
+    );
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot start redis-server: ${error.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${out.trim().split('\n').slice(-3).join(' | ')}`));
+    });
     child.stdout.on('data', (d) => {
       out += d;
       if (out.includes('Ready to accept connections')) {
@@ -91,7 +105,10 @@ export async function startDeployedRedis(password) {
     /** Runs the StatefulSet's readiness probe command against this server (redis-cli, with the container's env). */
     probe: (env = containerEnv) => {
       const [command, ...rest] = container.readinessProbe.exec.command;
-      return spawnSync(command, ['-p', String(port), ...rest], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
+      return spawnSync(command, ['-p', String(port), ...rest], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, ...env },
+      });
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

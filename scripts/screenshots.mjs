@@ -15,7 +15,9 @@ function warnWithoutEmojiFont() {
   try {
     if (!/emoji/i.test(execFileSync('fc-list', { encoding: 'utf8' }))) throw new Error('none');
   } catch {
-    console.error('screenshots: no emoji font found (fc-list): emoji will show as boxes; Debian: apt-get install -y fonts-noto-color-emoji');
+    console.error(
+      'screenshots: no emoji font found (fc-list): emoji will show as boxes; Debian: apt-get install -y fonts-noto-color-emoji',
+    );
   }
 }
 
@@ -98,8 +100,7 @@ async function run(page, url) {
   const incident = page.locator('#messages article.message', { hasText: 'ml-team/churn-model' });
   await incident.getByText('has not been ready', { exact: false }).waitFor({ timeout: 60_000 });
   await incident.locator('.thread-summary').click();
-  await as('carol');
-  await send('@isvc-doctor diagnose churn-model -n ml-team', '#thread-input');
+  // the proposal comes with the incident, in its thread
   await thread.getByRole('button', { name: APPROVE }).last().waitFor({ timeout: 30_000 });
   await as('bob');
   await thread.getByRole('button', { name: APPROVE }).last().click();

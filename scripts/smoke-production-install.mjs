@@ -47,7 +47,13 @@ function start(name, args, options, ready, timeoutMs = 30_000) {
     children.push(child);
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs} ms: ${err.trim().split('\n').slice(-3).join(' | ')}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`${name} did not start within ${timeoutMs} ms: ${err.trim().split('\n').slice(-3).join(' | ')}`),
+        ),
+      timeoutMs,
+    );
     child.stdout.on('data', (d) => {
       out += d;
       const m = ready.exec(out);
@@ -59,7 +65,11 @@ function start(name, args, options, ready, timeoutMs = 30_000) {
     child.stderr.on('data', (d) => (err += d));
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before it was ready: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      reject(
+        new Error(
+          `${name} exited (${code ?? signal}) before it was ready: ${err.trim().split('\n').slice(-3).join(' | ')}`,
+        ),
+      );
     });
   });
 }
@@ -67,7 +77,10 @@ function start(name, args, options, ready, timeoutMs = 30_000) {
 function stop(child, name, timeoutMs = 20_000) {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const timer = setTimeout(() => reject(new Error(`${name} did not exit within ${timeoutMs} ms of SIGTERM`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not exit within ${timeoutMs} ms of SIGTERM`)),
+      timeoutMs,
+    );
     child.removeAllListeners('exit');
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -82,24 +95,42 @@ function stop(child, name, timeoutMs = 20_000) {
 function startFakeSlack() {
   const calls = [];
   let ts = 0;
+  const nextTs = () => {
+    ts += 1;
+    return `1700000000.${String(ts).padStart(6, '0')}`;
+  };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0];
-      const params = req.headers['content-type']?.includes('json') ? JSON.parse(body || '{}') : Object.fromEntries(new URLSearchParams(body));
+      const params = req.headers['content-type']?.includes('json')
+        ? JSON.parse(body || '{}')
+        : Object.fromEntries(new URLSearchParams(body));
       calls.push({ method, params });
       const answer =
         method === 'auth.test'
-          ? { ok: true, url: 'https://smoke.slack.com/', team: 'smoke', user: 'isvc-doctor', team_id: 'T0SMOKE', user_id: 'U0BOT', bot_id: 'B0BOT' }
+          ? {
+              ok: true,
+              url: 'https://smoke.slack.com/',
+              team: 'smoke',
+              user: 'isvc-doctor',
+              team_id: 'T0SMOKE',
+              user_id: 'U0BOT',
+              bot_id: 'B0BOT',
+            }
           : method.startsWith('chat.')
-            ? { ok: true, channel: params.channel, ts: `1700000000.${String((ts += 1)).padStart(6, '0')}` }
+            ? { ok: true, channel: params.channel, ts: nextTs() }
             : { ok: false, error: 'unknown_method' };
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answer));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, calls, url: `http://127.0.0.1:${server.address().port}/api/` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, calls, url: `http://127.0.0.1:${server.address().port}/api/` }),
+    ),
+  );
 }
 
 async function redisUrl() {
@@ -107,8 +138,11 @@ async function redisUrl() {
   const redis = await startDeployedRedis(randomBytes(16).toString('hex'));
   cleanups.push(() => redis.stop());
   const probe = redis.probe();
-  if (probe.status !== 0) throw new Error(`the Redis readiness probe of deploy/redis fails: ${probe.stdout}${probe.stderr}`);
-  log(`redis-server as deploy/redis runs it (ACL user isvc-doctor, default user off, maxmemory ${redis.args[redis.args.indexOf('--maxmemory') + 1]} noeviction, AOF), its readiness probe passes`);
+  if (probe.status !== 0)
+    throw new Error(`the Redis readiness probe of deploy/redis fails: ${probe.stdout}${probe.stderr}`);
+  log(
+    `redis-server as deploy/redis runs it (ACL user isvc-doctor, default user off, maxmemory ${redis.args[redis.args.indexOf('--maxmemory') + 1]} noeviction, AOF), its readiness probe passes`,
+  );
   return redis.url;
 }
 
@@ -121,13 +155,24 @@ const KNOWN_METRIC_LINT = [];
 function lintMetrics(text) {
   const promtool = process.env.PROMTOOL ?? 'promtool';
   const run = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
-  if (run.error) return log(`promtool check metrics: skipped (${promtool}: ${run.error.code ?? run.error.message}; .ci/run provides it)`);
-  const findings = `${run.stdout}${run.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (run.error)
+    return log(
+      `promtool check metrics: skipped (${promtool}: ${run.error.code ?? run.error.message}; .ci/run provides it)`,
+    );
+  const findings = `${run.stdout}${run.stderr}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const unexpected = findings.filter((f) => !KNOWN_METRIC_LINT.includes(f));
   const gone = KNOWN_METRIC_LINT.filter((f) => !findings.includes(f));
   if (unexpected.length > 0) throw new Error(`promtool check metrics: ${unexpected.join('; ')}`);
-  if (gone.length > 0) throw new Error(`promtool check metrics no longer reports: ${gone.join('; ')} (remove it from KNOWN_METRIC_LINT)`);
-  log(findings.length === 0 ? 'promtool check metrics: clean' : `promtool check metrics: ${findings.length} known finding(s) (KNOWN_METRIC_LINT), nothing else`);
+  if (gone.length > 0)
+    throw new Error(`promtool check metrics no longer reports: ${gone.join('; ')} (remove it from KNOWN_METRIC_LINT)`);
+  log(
+    findings.length === 0
+      ? 'promtool check metrics: clean'
+      : `promtool check metrics: ${findings.length} known finding(s) (KNOWN_METRIC_LINT), nothing else`,
+  );
 }
 
 async function get(url) {
@@ -136,40 +181,72 @@ async function get(url) {
 }
 
 async function main() {
-  if (!existsSync(path.join(repo, 'dist/src/cli/isvc-doctor.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(path.join(repo, 'dist/src/cli/isvc-doctor.js')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const app = mkdtempSync(path.join(tmpdir(), 'isvc-doctor-smoke-'));
   cleanups.push(async () => rmSync(app, { recursive: true, force: true }));
 
   // the Dockerfile's runtime stage
   for (const f of ['package.json', 'package-lock.json']) cpSync(path.join(repo, f), path.join(app, f));
   log(`npm ci --omit=dev in ${app}`);
-  const ci = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  if (ci.status !== 0) throw new Error(`npm ci --omit=dev failed: ${(ci.stderr || ci.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  const ci = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+    cwd: app,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (ci.status !== 0)
+    throw new Error(`npm ci --omit=dev failed: ${(ci.stderr || ci.stdout).trim().split('\n').slice(-5).join(' | ')}`);
   cpSync(path.join(repo, 'dist'), path.join(app, 'dist'), { recursive: true });
   // packages the lockfile marks dev-only (jest, typescript, swc…) must be absent
   const lock = JSON.parse(readFileSync(path.join(app, 'package-lock.json'), 'utf8'));
-  const devOnly = Object.entries(lock.packages ?? {}).filter(([p, meta]) => p.startsWith('node_modules/') && meta.dev === true).map(([p]) => p);
+  const devOnly = Object.entries(lock.packages ?? {})
+    .filter(([p, meta]) => p.startsWith('node_modules/') && meta.dev === true)
+    .map(([p]) => p);
   const present = devOnly.filter((p) => existsSync(path.join(app, p)));
   if (present.length > 0) throw new Error(`dev dependencies were installed: ${present.slice(0, 5).join(', ')}`);
-  for (const d of ['typescript', 'jest', '@swc/core']) if (existsSync(path.join(app, 'node_modules', d))) throw new Error(`${d} was installed`);
-  log(`installed ${readdirSync(path.join(app, 'node_modules')).length} top-level packages, none of the ${devOnly.length} dev-only ones`);
+  for (const d of ['typescript', 'jest', '@swc/core'])
+    if (existsSync(path.join(app, 'node_modules', d))) throw new Error(`${d} was installed`);
+  log(
+    `installed ${readdirSync(path.join(app, 'node_modules')).length} top-level packages, none of the ${devOnly.length} dev-only ones`,
+  );
 
   const cli = path.join(app, 'dist/src/cli/isvc-doctor.js');
   const env = { PATH: process.env.PATH, HOME: process.env.HOME ?? app, NODE_ENV: 'production' };
   const help = spawnSync(process.execPath, [cli, '--help'], { cwd: app, encoding: 'utf8', env });
-  if (help.status !== 0 || !help.stdout.includes('usage: isvc-doctor serve')) throw new Error(`isvc-doctor --help: exit ${help.status}: ${help.stderr.trim()}`);
+  if (help.status !== 0 || !help.stdout.includes('usage: isvc-doctor serve'))
+    throw new Error(`isvc-doctor --help: exit ${help.status}: ${help.stderr.trim()}`);
   log('isvc-doctor --help: ok');
 
   const kubeconfig = path.join(app, 'simulator.kubeconfig');
-  const sim = await start('simulate', [cli, 'simulate', '--snapshot', SCENARIO, '--port', '0', '--kubeconfig-out', kubeconfig], { cwd: app, env }, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  const sim = await start(
+    'simulate',
+    [cli, 'simulate', '--snapshot', SCENARIO, '--port', '0', '--kubeconfig-out', kubeconfig],
+    { cwd: app, env },
+    /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+  );
   log(`simulator: ${sim.match[1]}`);
   const slack = await startFakeSlack();
   cleanups.push(() => new Promise((r) => slack.server.close(r)));
   const redis = await redisUrl();
 
-  const serveEnv = { ...env, SLACK_BOT_TOKEN: 'xoxb-smoke', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url, REDIS_URL: redis, PORT: '0', METRICS_PORT: '0', KUBECONFIG: kubeconfig, SHUTDOWN_TIMEOUT_MS: '10000' };
+  const serveEnv = {
+    ...env,
+    SLACK_BOT_TOKEN: 'xoxb-smoke',
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.url,
+    REDIS_URL: redis,
+    PORT: '0',
+    METRICS_PORT: '0',
+    KUBECONFIG: kubeconfig,
+    SHUTDOWN_TIMEOUT_MS: '10000',
+  };
   const t0 = Date.now();
-  const serve = await start('serve', [cli, 'serve', '--config', path.join(repo, 'deploy/base/config.yaml')], { cwd: app, env: serveEnv }, /listening on (http:\/\/127\.0\.0\.1:\d+)\nmetrics on (http:\/\/127\.0\.0\.1:\d+)\n/);
+  const serve = await start(
+    'serve',
+    [cli, 'serve', '--config', path.join(repo, 'deploy/base/config.yaml')],
+    { cwd: app, env: serveEnv },
+    /listening on (http:\/\/127\.0\.0\.1:\d+)\nmetrics on (http:\/\/127\.0\.0\.1:\d+)\n/,
+  );
   const [base, ops] = [serve.match[1], serve.match[2]];
   log(`serve (deploy/base/config.yaml): Slack ${base}, metrics ${ops}, up in ${Date.now() - t0} ms`);
   if (!slack.calls.some((c) => c.method === 'auth.test')) throw new Error('serve did not call auth.test');
@@ -183,27 +260,60 @@ async function main() {
   }
   if (readyz.status !== 200) throw new Error(`/readyz answered ${readyz.status}: ${readyz.text}`);
   const metrics = await get(`${ops}/metrics`);
-  if (metrics.status !== 200 || !metrics.text.includes('isvc_doctor_build_info{')) throw new Error(`/metrics answered ${metrics.status}`);
+  if (metrics.status !== 200 || !metrics.text.includes('isvc_doctor_build_info{'))
+    throw new Error(`/metrics answered ${metrics.status}`);
   for (const route of ['/metrics', '/healthz', '/readyz']) {
     const onSlackPort = await get(`${base}${route}`);
-    if (onSlackPort.status !== 404) throw new Error(`Slack's port answered ${route} with ${onSlackPort.status}: an ingress for /slack/events would expose it`);
+    if (onSlackPort.status !== 404)
+      throw new Error(
+        `Slack's port answered ${route} with ${onSlackPort.status}: an ingress for /slack/events would expose it`,
+      );
   }
-  log('/healthz 200, /readyz 200 (Redis and the Kubernetes API answer), /metrics 200, on the metrics port; 404 on Slack\'s');
+  log(
+    "/healthz 200, /readyz 200 (Redis and the Kubernetes API answer), /metrics 200, on the metrics port; 404 on Slack's",
+  );
 
   // a signed slash command, answered in its thread
-  const body = new URLSearchParams({ command: '/isvc', text: `diagnose ${TARGET}`, channel_id: 'C0SMOKE', user_id: 'U0SMOKE', team_id: 'T0SMOKE', response_url: 'http://127.0.0.1:1/none', trigger_id: '1.2.3' }).toString();
+  const body = new URLSearchParams({
+    command: '/isvc',
+    text: `diagnose ${TARGET}`,
+    channel_id: 'C0SMOKE',
+    user_id: 'U0SMOKE',
+    team_id: 'T0SMOKE',
+    response_url: 'http://127.0.0.1:1/none',
+    trigger_id: '1.2.3',
+  }).toString();
   const ts = Math.floor(Date.now() / 1000);
   const signature = `v0=${createHmac('sha256', SECRET).update(`v0:${ts}:${body}`).digest('hex')}`;
-  const ack = await fetch(`${base}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': String(ts), 'x-slack-signature': signature }, body });
+  const ack = await fetch(`${base}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': signature,
+    },
+    body,
+  });
   await ack.text();
   if (ack.status !== 200) throw new Error(`the slash command got ${ack.status}`);
   const deadline = Date.now() + 20_000;
-  const answered = () => slack.calls.some((c) => c.method === 'chat.postMessage' && c.params.thread_ts && String(c.params.text ?? '').includes('STORAGE_URI_NOT_FOUND'));
+  const answered = () =>
+    slack.calls.some(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.params.thread_ts &&
+        String(c.params.text ?? '').includes('STORAGE_URI_NOT_FOUND'),
+    );
   while (!answered()) {
-    if (Date.now() > deadline) throw new Error(`no STORAGE_URI_NOT_FOUND reply in the thread; Slack calls: ${slack.calls.map((c) => c.method).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no STORAGE_URI_NOT_FOUND reply in the thread; Slack calls: ${slack.calls.map((c) => c.method).join(', ')}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
-  log(`/isvc diagnose ${TARGET}: root cause STORAGE_URI_NOT_FOUND posted in the thread (${slack.calls.filter((c) => c.method.startsWith('chat.')).length} chat calls)`);
+  log(
+    `/isvc diagnose ${TARGET}: root cause STORAGE_URI_NOT_FOUND posted in the thread (${slack.calls.filter((c) => c.method.startsWith('chat.')).length} chat calls)`,
+  );
 
   // after a diagnosis, so that the labelled counters and the histogram have samples too
   lintMetrics((await get(`${ops}/metrics`)).text);
@@ -211,7 +321,10 @@ async function main() {
   const serveMs = await stop(serve.child, 'serve');
   const simMs = await stop(sim.child, 'simulate');
   if (/\n\s+at /.test(serve.stderr())) throw new Error(`serve printed a stack trace: ${serve.stderr()}`);
-  if (/NOPERM|NOAUTH|WRONGPASS/.test(serve.stderr())) throw new Error(`Redis refused a command of the bot (the ACL user of deploy/redis lacks a permission): ${serve.stderr()}`);
+  if (/NOPERM|NOAUTH|WRONGPASS/.test(serve.stderr()))
+    throw new Error(
+      `Redis refused a command of the bot (the ACL user of deploy/redis lacks a permission): ${serve.stderr()}`,
+    );
   log(`SIGTERM: serve exited 0 in ${serveMs} ms, simulate exited 0 in ${simMs} ms`);
 }
 

@@ -39,9 +39,17 @@ export interface DiagnosisConfig {
   maxMemoryBytes: number;
   /** A team's signature files (absolute paths), consulted before the shipped ones; loaded and checked at start. */
   signatureFiles: string[];
+  /** The namespaces the bot may read (null: every one): a name followed out of the default namespace goes only there. */
+  namespaces: string[] | null;
 }
 
-export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = { links: [], knativeNamespace: 'knative-serving', maxMemoryBytes: DEFAULT_MAX_MEMORY, signatureFiles: [] };
+export const DEFAULT_DIAGNOSIS_CONFIG: DiagnosisConfig = {
+  links: [],
+  knativeNamespace: 'knative-serving',
+  maxMemoryBytes: DEFAULT_MAX_MEMORY,
+  signatureFiles: [],
+  namespaces: null,
+};
 const slackId = z.string().regex(/^[A-Z0-9][A-Z0-9_-]*$/i, 'expected a Slack id like C0123ABCD');
 const duration = z
   .union([z.string(), z.number()], { errorMap: () => ({ message: 'expected a duration like 5m' }) })
@@ -83,7 +91,10 @@ export const fileConfigSchema = z
         concurrency: z.number().int('expected an integer').min(1).max(64).default(4),
         attempts: z.number().int('expected an integer').min(1).max(20).default(4),
         backoffMs: z.number().int('expected an integer').min(10).default(2000),
-        name: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, - or _').default('isvc-doctor-diagnosis'),
+        name: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, - or _')
+          .default('isvc-doctor-diagnosis'),
       })
       .strict()
       .default({}),
@@ -93,7 +104,10 @@ export const fileConfigSchema = z
         approvers: z.record(namespace, z.array(slackId)).default({}),
         twoPersonRule: z.boolean().default(false),
         proposalTtl: duration.default('30m'),
-        maxMemory: z.string().regex(/^\d+(\.\d+)?([KMGT]i?|k)?$/, 'expected a memory quantity like 16Gi').default('16Gi'),
+        maxMemory: z
+          .string()
+          .regex(/^\d+(\.\d+)?([KMGT]i?|k)?$/, 'expected a memory quantity like 16Gi')
+          .default('16Gi'),
         verifyTimeout: duration.default('3m'),
         verifyPoll: duration.default('5s'),
         /** The remediation audit stream keeps about this many entries (XADD MAXLEN ~): the oldest go first. */
@@ -116,7 +130,10 @@ export const fileConfigSchema = z
       .optional(),
     defaultCluster: clusterName.optional(),
     /** Agents heartbeat this often; one silent for staleAfter is taken for gone. */
-    agents: z.object({ heartbeat: duration.default('5s'), staleAfter: duration.default('20s') }).strict().default({}),
+    agents: z
+      .object({ heartbeat: duration.default('5s'), staleAfter: duration.default('20s') })
+      .strict()
+      .default({}),
     /** Redis Sentinel or Redis Cluster instead of REDIS_URL's one server (credentials: REDIS_USERNAME, REDIS_PASSWORD). */
     redis: z
       .object({
@@ -138,7 +155,9 @@ export const fileConfigSchema = z
       .default({}),
     diagnosis: z
       .object({
-        links: z.array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict()).default([]),
+        links: z
+          .array(z.object({ name: z.string().min(1), url: z.string().url('expected a URL template') }).strict())
+          .default([]),
         knativeNamespace: namespace.default(DEFAULT_DIAGNOSIS_CONFIG.knativeNamespace),
         /** A team's signature files (relative to the config file), consulted before the shipped ones. */
         signatures: z.array(z.string().min(1, 'expected a file path')).default([]),
@@ -147,6 +166,13 @@ export const fileConfigSchema = z
       })
       .strict()
       .default({}),
+    /** Slack's requests (HTTP mode, PORT): a request's headers, then its body, arrive within these or its connection is closed. */
+    http: z
+      .object({ headersTimeout: duration.default('5s'), bodyTimeout: duration.default('5s') })
+      .strict()
+      .default({}),
+    /** MCP over HTTP (MCP_PORT): where propose_fix posts when not the service's alerts channel. */
+    mcp: z.object({ channel: slackId.optional() }).strict().default({}),
   })
   .strict();
 
@@ -158,7 +184,10 @@ export const envSchema = z.object({
   SLACK_API_URL: z.string().url('expected a URL like https://slack.com/api/').default('https://slack.com/api/'),
   REDIS_URL: z
     .string()
-    .regex(/^rediss?(-sentinel|-cluster)?:\/\//, 'expected a URL like redis://127.0.0.1:6379 (or rediss://, redis-sentinel://HOST:PORT[,HOST:PORT]/MASTER, redis-cluster://HOST:PORT[,HOST:PORT])')
+    .regex(
+      /^rediss?(-sentinel|-cluster)?:\/\//,
+      'expected a URL like redis://127.0.0.1:6379 (or rediss://, redis-sentinel://HOST:PORT[,HOST:PORT]/MASTER, redis-cluster://HOST:PORT[,HOST:PORT])',
+    )
     .default('redis://127.0.0.1:6379'),
   /** Redis ACL user and password (kept out of REDIS_URL so the URL can sit in a ConfigMap). */
   REDIS_USERNAME: z.string().min(1).optional(),
@@ -166,12 +195,20 @@ export const envSchema = z.object({
   PORT: port.default(3000),
   /** /metrics, /healthz and /readyz: a port of their own, never the one Slack's requests reach. */
   METRICS_PORT: port.default(9090),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { errorMap: () => ({ message: `expected one of ${LOG_LEVELS.join(', ')}` }) }).default('info'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { errorMap: () => ({ message: `expected one of ${LOG_LEVELS.join(', ')}` }) })
+    .default('info'),
   KUBECONFIG: z.string().min(1).optional(),
   /** How long running jobs get to finish on SIGTERM. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ invalid_type_error: 'expected milliseconds' }).int().min(0).default(30_000),
   /** The pod's namespace (the downward API), where the watcher's Lease goes by default. */
   POD_NAMESPACE: z.string().min(1).optional(),
+  /** MCP's Streamable HTTP endpoint for shared agents (unset: off). */
+  MCP_PORT: port.optional(),
+  /** Its bearer tokens (from a Secret): NAME=TOKEN entries, separated by commas or new lines. */
+  MCP_TOKENS: z.string().min(1).optional(),
+  /** Requests per minute each token may make. */
+  MCP_RATE_LIMIT: z.coerce.number({ invalid_type_error: 'expected requests per minute' }).int().min(1).default(60),
 });
 
 export interface AppConfig {
@@ -180,7 +217,15 @@ export interface AppConfig {
   /** The watcher's Lease; namespace null: the pod's own namespace (or the kubeconfig context's). */
   leaderElection: { namespace: string | null; leaseName: string; leaseDurationMs: number };
   /** Who approves where, proposal expiry, the memory cap, verification bounds. */
-  remediation: { namespaceApprovers: Record<string, string[]>; twoPersonRule: boolean; proposalTtlMs: number; maxMemoryBytes: number; verifyTimeoutMs: number; verifyPollMs: number; auditMaxEntries: number };
+  remediation: {
+    namespaceApprovers: Record<string, string[]>;
+    twoPersonRule: boolean;
+    proposalTtlMs: number;
+    maxMemoryBytes: number;
+    verifyTimeoutMs: number;
+    verifyPollMs: number;
+    auditMaxEntries: number;
+  };
   /** null: every namespace. */
   namespaces: string[] | null;
   /** jobTimeoutMs: the file's `diagnosis.jobTimeout`, the deadline of one diagnosis or status job. */
@@ -188,7 +233,13 @@ export interface AppConfig {
   diagnosis: DiagnosisConfig;
   /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
   kubernetes: { requestTimeoutMs: number; qps: number; burst: number };
-  slack: { botToken: string; signingSecret: string | null; appToken: string | null; apiUrl: string; socketMode: boolean };
+  slack: {
+    botToken: string;
+    signingSecret: string | null;
+    appToken: string | null;
+    apiUrl: string;
+    socketMode: boolean;
+  };
   /**
    * Where Redis is: redis:// or rediss:// (one server), redis-sentinel:// or redis-cluster:// (rediss-… with TLS),
    * credentials from REDIS_USERNAME / REDIS_PASSWORD folded in; src/queue/redis-connection.ts reads it.
@@ -201,6 +252,8 @@ export interface AppConfig {
   agents: { heartbeatMs: number; staleAfterMs: number };
   /** Slack's requests (HTTP mode). */
   port: number;
+  /** Their read deadlines (src/bot/slack-receiver.ts). */
+  http: { headersTimeoutMs: number; bodyTimeoutMs: number };
   /** /metrics, /healthz, /readyz. */
   metricsPort: number;
   logLevel: LogLevel;
@@ -208,6 +261,13 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** The pod's own namespace, when it runs in a cluster (POD_NAMESPACE or the service account's). */
   podNamespace: string | null;
+  /** MCP over Streamable HTTP (docs/mcp.md); port null: off. */
+  mcp: {
+    port: number | null;
+    tokens: Array<{ name: string; token: string }>;
+    ratePerMinute: number;
+    channel: string | null;
+  };
 }
 
 export interface ClusterConfig {
@@ -238,17 +298,30 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
     throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (!socketMode && e.data.METRICS_PORT !== 0 && e.data.METRICS_PORT === e.data.PORT) {
-    throw new ConfigError(`env: METRICS_PORT: must differ from PORT (${e.data.PORT}): metrics and health are served apart from Slack's requests`);
+    throw new ConfigError(
+      `env: METRICS_PORT: must differ from PORT (${e.data.PORT}): metrics and health are served apart from Slack's requests`,
+    );
   }
   const clusters = f.clusters ? clustersOf(f.clusters) : null;
   if (f.defaultCluster && !clusters?.[f.defaultCluster]) {
-    throw new ConfigError(`config: defaultCluster: "${f.defaultCluster}" is not one of clusters (${clusters ? Object.keys(clusters).join(', ') : 'none configured'})`);
+    throw new ConfigError(
+      `config: defaultCluster: "${f.defaultCluster}" is not one of clusters (${clusters ? Object.keys(clusters).join(', ') : 'none configured'})`,
+    );
   }
   const apiUrl = e.data.SLACK_API_URL.endsWith('/') ? e.data.SLACK_API_URL : `${e.data.SLACK_API_URL}/`;
   return {
     approvers: f.approvers,
-    alerts: { channel: f.alerts.channel ?? null, unreadyAfterMs: f.alerts.unreadyAfter, channels: f.alerts.channels, groupWindowMs: f.alerts.groupWindow },
-    leaderElection: { namespace: f.leaderElection.namespace ?? null, leaseName: f.leaderElection.leaseName, leaseDurationMs: f.leaderElection.leaseDuration },
+    alerts: {
+      channel: f.alerts.channel ?? null,
+      unreadyAfterMs: f.alerts.unreadyAfter,
+      channels: f.alerts.channels,
+      groupWindowMs: f.alerts.groupWindow,
+    },
+    leaderElection: {
+      namespace: f.leaderElection.namespace ?? null,
+      leaseName: f.leaderElection.leaseName,
+      leaseDurationMs: f.leaderElection.leaseDuration,
+    },
     remediation: {
       namespaceApprovers: f.remediation.approvers,
       twoPersonRule: f.remediation.twoPersonRule,
@@ -265,6 +338,7 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
       knativeNamespace: f.diagnosis.knativeNamespace,
       maxMemoryBytes: parseMemory(f.remediation.maxMemory) ?? DEFAULT_DIAGNOSIS_CONFIG.maxMemoryBytes,
       signatureFiles: f.diagnosis.signatures.map((s) => path.resolve(baseDir, s)),
+      namespaces: f.namespaces ?? null,
     },
     kubernetes: { requestTimeoutMs: f.kubernetes.requestTimeout, qps: f.kubernetes.qps, burst: f.kubernetes.burst },
     slack: {
@@ -276,27 +350,65 @@ export function buildConfig(raw: unknown, env: NodeJS.ProcessEnv, baseDir = proc
     },
     redisUrl: redisUrlOf(f.redis, e.data),
     clusters,
-    defaultCluster: f.defaultCluster ?? (clusters && Object.keys(clusters).length === 1 ? Object.keys(clusters)[0]! : null),
+    defaultCluster:
+      f.defaultCluster ?? (clusters && Object.keys(clusters).length === 1 ? Object.keys(clusters)[0]! : null),
     agents: { heartbeatMs: f.agents.heartbeat, staleAfterMs: f.agents.staleAfter },
     port: e.data.PORT,
+    http: { headersTimeoutMs: f.http.headersTimeout, bodyTimeoutMs: f.http.bodyTimeout },
     metricsPort: e.data.METRICS_PORT,
     logLevel: e.data.LOG_LEVEL,
     kubeconfig: e.data.KUBECONFIG ?? null,
     shutdownTimeoutMs: e.data.SHUTDOWN_TIMEOUT_MS,
     podNamespace: e.data.POD_NAMESPACE ?? null,
+    mcp: {
+      port: e.data.MCP_PORT ?? null,
+      tokens: e.data.MCP_PORT === undefined ? [] : mcpTokensOf(e.data.MCP_TOKENS),
+      ratePerMinute: e.data.MCP_RATE_LIMIT,
+      channel: f.mcp.channel ?? null,
+    },
   };
 }
 
-function clustersOf(raw: Record<string, { channels: string[]; alerts: { channel?: string | undefined } }>): Record<string, ClusterConfig> {
+const MIN_TOKEN_CHARS = 24;
+
+/** MCP_TOKENS: `NAME=TOKEN` entries (a bare TOKEN is named token-N); at least one, each long enough to guess never. */
+function mcpTokensOf(raw: string | undefined): Array<{ name: string; token: string }> {
+  const entries = (raw ?? '')
+    .split(/[,\n]/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 0)
+    throw new ConfigError('env: MCP_TOKENS: required with MCP_PORT (NAME=TOKEN, from a Secret; docs/mcp.md)');
+  return entries.map((entry, i) => {
+    const at = entry.indexOf('=');
+    const name = at > 0 ? entry.slice(0, at) : `token-${i + 1}`;
+    const token = at > 0 ? entry.slice(at + 1) : entry;
+    if (!DNS1123_LABEL.test(name))
+      throw new ConfigError(
+        `env: MCP_TOKENS: entry ${i + 1}: the name "${name.slice(0, 40)}" must be a DNS-1123 label`,
+      );
+    if (token.length < MIN_TOKEN_CHARS)
+      throw new ConfigError(
+        `env: MCP_TOKENS: entry ${i + 1} (${name}): a token has at least ${MIN_TOKEN_CHARS} characters`,
+      );
+    return { name, token };
+  });
+}
+
+function clustersOf(
+  raw: Record<string, { channels: string[]; alerts: { channel?: string | undefined } }>,
+): Record<string, ClusterConfig> {
   const names = Object.keys(raw);
-  if (names.length === 0) throw new ConfigError('config: clusters: expected at least one cluster, or omit the key for one cluster');
+  if (names.length === 0)
+    throw new ConfigError('config: clusters: expected at least one cluster, or omit the key for one cluster');
   const owner = new Map<string, string>();
   const out: Record<string, ClusterConfig> = {};
   for (const name of names) {
     const c = raw[name]!;
     for (const ch of c.channels) {
       const other = owner.get(ch);
-      if (other) throw new ConfigError(`config: clusters.${name}.channels: ${ch} is already the channel of cluster ${other}`);
+      if (other)
+        throw new ConfigError(`config: clusters.${name}.channels: ${ch} is already the channel of cluster ${other}`);
       owner.set(ch, name);
     }
     out[name] = { channels: c.channels, alertsChannel: c.alerts.channel ?? null };
@@ -304,15 +416,27 @@ function clustersOf(raw: Record<string, { channels: string[]; alerts: { channel?
   return out;
 }
 
-type RedisFileConfig = { sentinels?: string[] | undefined; sentinelName: string; cluster?: string[] | undefined; tls: boolean };
+type RedisFileConfig = {
+  sentinels?: string[] | undefined;
+  sentinelName: string;
+  cluster?: string[] | undefined;
+  tls: boolean;
+};
 
 /** The one Redis address string: REDIS_URL, or the config's sentinels / cluster nodes; REDIS_USERNAME / REDIS_PASSWORD folded in. */
-function redisUrlOf(redis: RedisFileConfig, env: { REDIS_URL: string; REDIS_USERNAME?: string | undefined; REDIS_PASSWORD?: string | undefined }): string {
+function redisUrlOf(
+  redis: RedisFileConfig,
+  env: { REDIS_URL: string; REDIS_USERNAME?: string | undefined; REDIS_PASSWORD?: string | undefined },
+): string {
   if (redis.sentinels && redis.cluster) throw new ConfigError('config: redis: give sentinels or cluster, not both');
-  const auth = env.REDIS_PASSWORD || env.REDIS_USERNAME ? `${encodeURIComponent(env.REDIS_USERNAME ?? '')}:${encodeURIComponent(env.REDIS_PASSWORD ?? '')}@` : '';
+  const auth =
+    env.REDIS_PASSWORD || env.REDIS_USERNAME
+      ? `${encodeURIComponent(env.REDIS_USERNAME ?? '')}:${encodeURIComponent(env.REDIS_PASSWORD ?? '')}@`
+      : '';
   const s = redis.tls ? 's' : '';
   if (redis.cluster) return `redis${s}-cluster://${auth}${redis.cluster.join(',')}`;
-  if (redis.sentinels) return `redis${s}-sentinel://${auth}${redis.sentinels.join(',')}/${encodeURIComponent(redis.sentinelName)}`;
+  if (redis.sentinels)
+    return `redis${s}-sentinel://${auth}${redis.sentinels.join(',')}/${encodeURIComponent(redis.sentinelName)}`;
   // a URL that carries its own credentials keeps them (the shipped Deployment puts REDIS_PASSWORD into REDIS_URL)
   if (!auth || /^[a-z-]+:\/\/[^/]*@/.test(env.REDIS_URL)) return env.REDIS_URL;
   const m = /^([a-z-]+:\/\/)(?:[^@/]*@)?(.*)$/.exec(env.REDIS_URL)!;
@@ -320,7 +444,10 @@ function redisUrlOf(redis: RedisFileConfig, env: { REDIS_URL: string; REDIS_USER
 }
 
 /** The cluster a channel's commands go to by default: the one listing the channel, else defaultCluster. */
-export function clusterForChannel(config: Pick<AppConfig, 'clusters' | 'defaultCluster'>, channel: string): string | null {
+export function clusterForChannel(
+  config: Pick<AppConfig, 'clusters' | 'defaultCluster'>,
+  channel: string,
+): string | null {
   for (const [name, c] of Object.entries(config.clusters ?? {})) if (c.channels.includes(channel)) return name;
   return config.defaultCluster;
 }
@@ -333,7 +460,9 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
     try {
       text = readFileSync(options.file, 'utf8');
     } catch (error) {
-      throw new ConfigError(`config: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new ConfigError(
+        `config: cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
     }
     try {
       raw = parseYaml(text);
@@ -343,7 +472,11 @@ export function loadConfig(options: { file?: string | null; env?: NodeJS.Process
       throw new ConfigError(`config: ${options.file}${line ? `:${line}` : ''}: invalid YAML: ${reason}`);
     }
   }
-  const config = buildConfig(raw, options.env ?? process.env, options.file ? path.dirname(path.resolve(options.file)) : process.cwd());
+  const config = buildConfig(
+    raw,
+    options.env ?? process.env,
+    options.file ? path.dirname(path.resolve(options.file)) : process.cwd(),
+  );
   return { ...config, podNamespace: serviceAccountNamespace() ?? config.podNamespace };
 }
 

@@ -23,11 +23,26 @@ import { remediationReject } from './remediation-reject.js';
 export function register(app: App, deps: HandlerDeps): void {
   app.action(APPROVE_ACTION, remediationApprove(deps));
   app.action(REJECT_ACTION, remediationReject(deps));
-  app.action(REDIAGNOSE_ACTION, commandButton(deps, (target) => `diagnose ${target}`));
-  app.action(MUTE_HOUR_ACTION, commandButton(deps, (target) => `mute ${target} 1h`));
-  app.action(ROLLOUT_PROMOTE_ACTION, commandButton(deps, (target) => `rollout ${target} promote`));
-  app.action(ROLLOUT_ROLLBACK_ACTION, commandButton(deps, (target) => `rollout ${target} rollback`));
-  app.action(ROLLOUT_SPLIT_ACTION, commandButton(deps, (targetAndSplit) => `rollout ${targetAndSplit}`));
+  app.action(
+    REDIAGNOSE_ACTION,
+    commandButton(deps, (target) => `diagnose ${target}`),
+  );
+  app.action(
+    MUTE_HOUR_ACTION,
+    commandButton(deps, (target) => `mute ${target} 1h`),
+  );
+  app.action(
+    ROLLOUT_PROMOTE_ACTION,
+    commandButton(deps, (target) => `rollout ${target} promote`),
+  );
+  app.action(
+    ROLLOUT_ROLLBACK_ACTION,
+    commandButton(deps, (target) => `rollout ${target} rollback`),
+  );
+  app.action(
+    ROLLOUT_SPLIT_ACTION,
+    commandButton(deps, (targetAndSplit) => `rollout ${targetAndSplit}`),
+  );
   // a URL button opens its link in the browser; Slack still sends the click, which needs an ack
   app.action(new RegExp(`^${OPEN_LINK_ACTION.replace('.', '\\.')}\\.\\d+$`), async ({ ack }) => ack());
 }

@@ -12,7 +12,12 @@ import { requestIdOf, type HandlerDeps } from '../handler-deps.js';
 export type ClickHandler = (deps: RemediationDeps, click: Click) => Promise<ClickResult>;
 
 export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: string) {
-  return async ({ ack, body, action, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
+  return async ({
+    ack,
+    body,
+    action,
+    context,
+  }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs): Promise<void> => {
     await ack();
     const requestId = requestIdOf(context);
     if (!body?.user?.id) return; // a malformed payload: acked, nothing to do
@@ -27,21 +32,35 @@ export function remediationClick(deps: HandlerDeps, handle: ClickHandler, name: 
       if (deps.clicks) {
         await deps.clicks(name.endsWith('reject') ? 'reject' : 'approve', click).catch(async (error: unknown) => {
           deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${errorCode(error)}: ${errorMessage(error)}`);
-          await deps.poster.ephemeral(click.channel, click.user, renderRefusal(errorCode(error), 'the click could not be handed to its cluster, try again')).catch(() => undefined);
+          await deps.poster
+            .ephemeral(
+              click.channel,
+              click.user,
+              renderRefusal(errorCode(error), 'the click could not be handed to its cluster, try again'),
+            )
+            .catch(() => undefined);
         });
         return;
       }
       if (!deps.remediation) {
-        await deps.poster.ephemeral(click.channel, click.user, renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'));
+        await deps.poster.ephemeral(
+          click.channel,
+          click.user,
+          renderRefusal('REMEDIATION_DISABLED', 'remediations are not enabled on this bot'),
+        );
         return;
       }
       try {
         const result = await handle(deps.remediation, click);
-        deps.logger.info(`${name} ${click.proposalId} by ${click.user}: ${result.kind}${'code' in result ? ` ${result.code}` : ''}`);
+        deps.logger.info(
+          `${name} ${click.proposalId} by ${click.user}: ${result.kind}${'code' in result ? ` ${result.code}` : ''}`,
+        );
       } catch (error) {
         const code = errorCode(error);
         deps.logger.warn(`${name} ${click.proposalId} by ${click.user}: ${code}: ${errorMessage(error)}`);
-        await deps.poster.ephemeral(click.channel, click.user, renderRefusal(code, 'the click could not be handled, try again')).catch(() => undefined);
+        await deps.poster
+          .ephemeral(click.channel, click.user, renderRefusal(code, 'the click could not be handled, try again'))
+          .catch(() => undefined);
       }
     });
   };

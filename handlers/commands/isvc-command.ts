@@ -16,7 +16,12 @@ export function isvcCommand(deps: HandlerDeps) {
         ...(requestId ? { requestId } : {}),
         reply: (r) => {
           const m = renderCommandReply(r);
-          return respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks as never });
+          return respond({
+            response_type: 'ephemeral',
+            replace_original: false,
+            text: m.text,
+            blocks: m.blocks as never,
+          });
         },
       }),
     );

@@ -7,6 +7,7 @@ let loaded;
 class SocksProxyAgent {
   constructor(...args) {
     loaded ??= require('../../node_modules/socks-proxy-agent/dist/index.js'); // by path: the alias covers the name
+    // biome-ignore lint/correctness/noConstructorReturn: `new SocksProxyAgent()` must give the real class's instance
     return new loaded.SocksProxyAgent(...args);
   }
 }

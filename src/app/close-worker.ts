@@ -10,10 +10,13 @@ export async function closeWorker(worker: Worker, deadlineAt: number, logger: Lo
   const closing = worker.close();
   const left = deadlineAt - Date.now();
   if (await settledWithin(closing, left)) return;
-  logger.warn(`shutdown: jobs of ${worker.name} still running after the deadline (or Redis does not answer); cancelling them (BullMQ retries them on another worker)`);
+  logger.warn(
+    `shutdown: jobs of ${worker.name} still running after the deadline (or Redis does not answer); cancelling them (BullMQ retries them on another worker)`,
+  );
   worker.cancelAllJobs('isvc-doctor is shutting down');
   if (await settledWithin(closing, 2000)) return;
   // Redis is gone: BullMQ's close waits for it forever; give up on it after a moment
-  if (!(await settledWithin(worker.close(true), FORCED_CLOSE_MS))) logger.warn(`shutdown: ${worker.name} did not close (Redis unreachable); leaving it`);
+  if (!(await settledWithin(worker.close(true), FORCED_CLOSE_MS)))
+    logger.warn(`shutdown: ${worker.name} did not close (Redis unreachable); leaving it`);
   await settledWithin(worker.disconnect(), 500);
 }

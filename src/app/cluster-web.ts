@@ -9,12 +9,12 @@ import { healthRoutes } from '../bot/health-routes.js';
 import { clusterNamedPoster } from '../clusters/cluster-named-poster.js';
 import { clusterRoutes, type ClusterPart } from '../clusters/cluster-routes.js';
 import type { CommandDeps } from '../commands/command.js';
-import { alertsConfigured, type AppConfig } from '../config.js';
+import { alertsConfigured } from '../config.js';
 import { createLogger } from '../core/logger.js';
 import { renderNoAgent } from '../notify/slack-command-replies.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
-import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import { ClusterJobQueue } from '../queue/cluster-job-queue.js';
 import { clusterQueuePrefix } from '../queue/queue-prefix.js';
 import type { Click } from '../remediation/decide-proposal.js';
 import { PROPOSAL_ID } from '../remediation/proposal.js';
@@ -38,7 +38,14 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
   const parts = new Map<string, ClusterPart & { proposals: ProposalStore; incidents: RunningIncidents }>();
   for (const name of Object.keys(config.clusters!)) {
     const prefix = clusterQueuePrefix(base, name);
-    const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
+    const queue = new ClusterJobQueue({
+      redisUrl: config.redisUrl,
+      name: config.queue.name,
+      prefix,
+      attempts: config.queue.attempts,
+      backoffMs: config.queue.backoffMs,
+      logger,
+    });
     const named = clusterNamedPoster(slack.poster, name);
     const keyPrefix = `${prefix}:${config.queue.name}`;
     const incidents = startIncidents({
@@ -53,17 +60,35 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
       logger,
     });
     const mutes = config.clusters![name]!.alertsChannel || alertsConfigured(config) ? incidents.mutes : undefined;
-    parts.set(name, { diagnoses: { queue, notify: slackDiagnosisNotifier(named) }, queue, ...(mutes ? { mutes } : {}), keyPrefix, proposals: new ProposalStore(queue.connection, keyPrefix), incidents });
+    parts.set(name, {
+      diagnoses: { queue, notify: slackDiagnosisNotifier(named) },
+      queue,
+      ...(mutes ? { mutes } : {}),
+      keyPrefix,
+      proposals: new ProposalStore(queue.connection, keyPrefix),
+      incidents,
+    });
   }
   const routes = clusterRoutes(config, parts);
   const first = [...parts.values()][0]!;
-  const commands: CommandDeps = { config, diagnoses: first.diagnoses, queue: first.queue, metrics, logger, clusters: routes };
+  const commands: CommandDeps = {
+    config,
+    diagnoses: first.diagnoses,
+    queue: first.queue,
+    metrics,
+    logger,
+    clusters: routes,
+  };
 
   /** A click goes to the cluster whose store holds the proposal, when an agent of it is live. */
   const clicks = async (decision: 'approve' | 'reject', click: Click): Promise<void> => {
     const found = PROPOSAL_ID.test(click.proposalId) ? await findProposalCluster(parts, click.proposalId) : null;
     if (!found) {
-      await slack.poster.ephemeral(click.channel, click.user, renderRefusal('PROPOSAL_NOT_FOUND', 'this proposal is unknown or too old'));
+      await slack.poster.ephemeral(
+        click.channel,
+        click.user,
+        renderRefusal('PROPOSAL_NOT_FOUND', 'this proposal is unknown or too old'),
+      );
       return;
     }
     const health = await routes.health(found);
@@ -71,7 +96,12 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
       await slack.poster.ephemeral(click.channel, click.user, renderNoAgent(found, health.lastSeenAt));
       return;
     }
-    await parts.get(found)!.queue.addForwarded({ kind: 'click', decision, click, ...(click.requestId ? { requestId: click.requestId } : {}) });
+    await parts.get(found)!.queue.add({
+      kind: 'click',
+      decision,
+      click,
+      ...(click.requestId ? { requestId: click.requestId } : {}),
+    });
   };
 
   const closers: Array<() => Promise<unknown>> = [];
@@ -83,12 +113,22 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
   };
   try {
     // the web process' request inbox is its own (hash-tagged: one slot on Redis Cluster)
-    const web = await startWeb(config, [], { commands, poster: slack.poster, clicks, logger }, { inboxKeyPrefix: `${clusterQueuePrefix(base, null, true)}:${config.queue.name}` });
+    const web = await startWeb(
+      config,
+      [],
+      { commands, poster: slack.poster, clicks, logger },
+      { inboxKeyPrefix: `${clusterQueuePrefix(base, null, true)}:${config.queue.name}` },
+    );
     closers.push(web.stop);
-    const ops = await startMetricsServer(healthRoutes({ pingRedis: () => first.queue.ping(), kubeConfig: null, metrics }), config.metricsPort);
+    const ops = await startMetricsServer(
+      healthRoutes({ pingRedis: () => first.queue.ping(), kubeConfig: null, metrics }),
+      config.metricsPort,
+    );
     closers.push(ops.close);
     const port = web.port || ops.port;
-    logger.info(`isvc-doctor serve: role web (clusters ${routes.names.join(', ')}), ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${ops.port}, no cluster credentials`);
+    logger.info(
+      `isvc-doctor serve: role web (clusters ${routes.names.join(', ')}), ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${ops.port}, no cluster credentials`,
+    );
     return {
       port,
       url: `http://127.0.0.1:${port}`,
@@ -111,7 +151,10 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
   }
 }
 
-async function findProposalCluster(parts: ReadonlyMap<string, { proposals: ProposalStore }>, id: string): Promise<string | null> {
+async function findProposalCluster(
+  parts: ReadonlyMap<string, { proposals: ProposalStore }>,
+  id: string,
+): Promise<string | null> {
   const hits = await Promise.all([...parts].map(async ([name, p]) => ((await p.proposals.get(id)) ? name : null)));
   return hits.find((h) => h !== null) ?? null;
 }

@@ -11,7 +11,11 @@ import type { Report } from '../findings/types.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 
 /** `held`: the InferenceService as this process already holds it (the watcher's informer), so the diagnosis does not ask for it again. */
-export type Diagnoser = (target: TargetRef, signal?: AbortSignal, held?: DiagnoseOptions['inferenceService']) => Promise<Report>;
+export type Diagnoser = (
+  target: TargetRef,
+  signal?: AbortSignal,
+  held?: DiagnoseOptions['inferenceService'],
+) => Promise<Report>;
 
 /** A diagnosis of one InferenceService with every registered playbook. */
 export function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: DiagnoseOptions = {}): Promise<Report> {
@@ -19,6 +23,16 @@ export function diagnose(kubeConfig: KubeConfig, target: TargetRef, options: Dia
 }
 
 /** `signatures`: the catalog with the config's files (loaded once, at start). */
-export function createDiagnoser(kubeConfig: KubeConfig, config: DiagnosisConfig, signatures?: SignatureCatalog): Diagnoser {
-  return (target, signal, held) => diagnose(kubeConfig, target, { config, ...(signatures ? { signatures } : {}), ...(signal ? { signal } : {}), ...(held ? { inferenceService: held } : {}) });
+export function createDiagnoser(
+  kubeConfig: KubeConfig,
+  config: DiagnosisConfig,
+  signatures?: SignatureCatalog,
+): Diagnoser {
+  return (target, signal, held) =>
+    diagnose(kubeConfig, target, {
+      config,
+      ...(signatures ? { signatures } : {}),
+      ...(signal ? { signal } : {}),
+      ...(held ? { inferenceService: held } : {}),
+    });
 }

@@ -14,6 +14,10 @@ import { IncidentQueue } from '../incidents/incident-queue.js';
 import { IncidentStore } from '../incidents/incident-store.js';
 import { createIncidentWorker } from '../incidents/incident-worker.js';
 import { MuteStore } from '../incidents/mute-store.js';
+import type { IncidentJobDeps } from '../incidents/process-incident-job.js';
+import { offerRemediations } from '../remediation/offer-remediations.js';
+import { INCIDENT_REQUESTER } from '../remediation/proposal.js';
+import type { RemediationDeps } from '../remediation/remediation-deps.js';
 import { startWatcherService, type RunningWatcher } from '../watcher/watcher-service.js';
 import type { Diagnoser } from './diagnoser.js';
 
@@ -23,7 +27,7 @@ export interface IncidentsWiring {
   runWatcher: boolean;
   /** null: a process without cluster credentials (it never runs the watcher). */
   kubeConfig: KubeConfig | null;
-  /** The diagnosis queue's producer connection (fails fast when Redis is down). */
+  /** The cluster job queue's producer connection (fails fast when Redis is down). */
   connection: Redis;
   /** BullMQ key prefix ("bull" unless isolated). */
   prefix: string;
@@ -35,6 +39,8 @@ export interface IncidentsWiring {
   refreshDelayMs?: number;
   /** Lease holder identity (default: host name + random). */
   identity?: string;
+  /** Offers a diagnosis' fixes in an incident's thread (absent: remediations are off). */
+  offerFixes?: IncidentJobDeps['offerFixes'];
 }
 
 export interface RunningIncidents {
@@ -46,9 +52,25 @@ export interface RunningIncidents {
   close(): Promise<void>;
 }
 
+/** An incident thread gets the fixes its diagnosis offers, as a `/isvc diagnose` thread does (no one asked: the bot offers them). */
+export function incidentFixes(remediation: RemediationDeps): NonNullable<IncidentJobDeps['offerFixes']> {
+  return (report, thread) =>
+    offerRemediations(remediation, report, [
+      { channel: thread.channel, threadTs: thread.rootTs, user: INCIDENT_REQUESTER },
+    ]);
+}
+
 /** The Lease's namespace: configured, else the pod's own, else the kubeconfig context's, else default. */
-export function leaseNamespace(config: Pick<AppConfig, 'leaderElection' | 'podNamespace'>, kubeConfig: KubeConfig): string {
-  return config.leaderElection.namespace ?? config.podNamespace ?? kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? 'default';
+export function leaseNamespace(
+  config: Pick<AppConfig, 'leaderElection' | 'podNamespace'>,
+  kubeConfig: KubeConfig,
+): string {
+  return (
+    config.leaderElection.namespace ??
+    config.podNamespace ??
+    kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ??
+    'default'
+  );
 }
 
 export function startIncidents(w: IncidentsWiring): RunningIncidents {
@@ -57,15 +79,37 @@ export function startIncidents(w: IncidentsWiring): RunningIncidents {
   const keyPrefix = `${w.prefix}:${config.queue.name}:incidents`;
   const store = new IncidentStore(w.connection, keyPrefix);
   const mutes = new MuteStore(w.connection, keyPrefix);
-  const queue = new IncidentQueue({ connection: w.connection, name: `${config.queue.name}-incidents`, prefix: w.prefix, refreshDelayMs: w.refreshDelayMs ?? 1000, backoffMs: config.queue.backoffMs });
+  const queue = new IncidentQueue({
+    connection: w.connection,
+    name: `${config.queue.name}-incidents`,
+    prefix: w.prefix,
+    refreshDelayMs: w.refreshDelayMs ?? 1000,
+    backoffMs: config.queue.backoffMs,
+  });
   const enabled = alertsConfigured(config);
   const notify = w.notify;
   const channelFor = (ns: string) => alertsChannelFor(config, ns);
   const worker =
     enabled && w.runWorker && notify
       ? createIncidentWorker(
-          { redisUrl: config.redisUrl, name: `${config.queue.name}-incidents`, prefix: w.prefix, concurrency: config.queue.concurrency, warn: w.logger.warn },
-          { diagnose: (target, signal) => w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)), notify, store, mutes, queue, channelFor, groupWindowMs: config.alerts.groupWindowMs },
+          {
+            redisUrl: config.redisUrl,
+            name: `${config.queue.name}-incidents`,
+            prefix: w.prefix,
+            concurrency: config.queue.concurrency,
+            warn: w.logger.warn,
+          },
+          {
+            diagnose: (target, signal) =>
+              w.diagnose(target, signal, watcher?.inferenceService(target.namespace, target.name)),
+            notify,
+            store,
+            mutes,
+            queue,
+            channelFor,
+            groupWindowMs: config.alerts.groupWindowMs,
+            ...(w.offerFixes ? { offerFixes: w.offerFixes } : {}),
+          },
         )
       : null;
   const kubeConfig = w.kubeConfig;
@@ -78,11 +122,17 @@ export function startIncidents(w: IncidentsWiring): RunningIncidents {
           jobs: queue,
           unreadyAfterMs: config.alerts.unreadyAfterMs,
           watched: (ns) => namespaceAllowed(config, ns) && channelFor(ns) !== null,
-          lease: { namespace: leaseNamespace(config, kubeConfig), name: config.leaderElection.leaseName, durationMs: config.leaderElection.leaseDurationMs, ...(w.identity ? { identity: w.identity } : {}) },
+          lease: {
+            namespace: leaseNamespace(config, kubeConfig),
+            name: config.leaderElection.leaseName,
+            durationMs: config.leaderElection.leaseDurationMs,
+            ...(w.identity ? { identity: w.identity } : {}),
+          },
           logger: w.logger,
         })
       : null;
-  if (!enabled && w.runWatcher) w.logger.info('watcher: no alerts channel configured (alerts.channel), automatic incidents are off');
+  if (!enabled && w.runWatcher)
+    w.logger.info('watcher: no alerts channel configured (alerts.channel), automatic incidents are off');
   return {
     store,
     mutes,

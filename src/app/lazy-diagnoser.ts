@@ -12,9 +12,14 @@ export interface LazyDiagnoser extends Diagnoser {
   preload(): Promise<void>;
 }
 
-export function lazyDiagnoser(kubeConfig: KubeConfig, config: DiagnosisConfig, signatures: () => SignatureCatalog): LazyDiagnoser {
+export function lazyDiagnoser(
+  kubeConfig: KubeConfig,
+  config: DiagnosisConfig,
+  signatures: () => SignatureCatalog,
+): LazyDiagnoser {
   let loaded: Promise<Diagnoser> | null = null;
-  const load = () => (loaded ??= import('./diagnoser.js').then((m) => m.createDiagnoser(kubeConfig, config, signatures())));
+  const load = () =>
+    (loaded ??= import('./diagnoser.js').then((m) => m.createDiagnoser(kubeConfig, config, signatures())));
   const diagnose = (async (target, signal, held) => (await load())(target, signal, held)) as LazyDiagnoser;
   diagnose.preload = async () => {
     await load();

@@ -30,7 +30,11 @@ export interface RemediationWiring {
 
 export function createRemediationDeps(w: RemediationWiring): RemediationDeps {
   return {
-    config: { ...w.config.remediation, approvers: w.config.approvers, knativeNamespace: w.config.diagnosis.knativeNamespace },
+    config: {
+      ...w.config.remediation,
+      approvers: w.config.approvers,
+      knativeNamespace: w.config.diagnosis.knativeNamespace,
+    },
     writer: new ClusterWriter(makeKubeClients(w.kubeConfig)),
     store: new ProposalStore(w.redis, w.keyPrefix),
     audit: new AuditLog(w.redis, w.keyPrefix, w.config.remediation.auditMaxEntries),

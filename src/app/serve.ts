@@ -21,17 +21,16 @@ import { runCommand } from '../commands/index.js';
 import { packageVersion } from '../core/package-version.js';
 import { renderCommandReply } from '../notify/slack-command-replies.js';
 import { limitRequests } from '../kube/request-limits.js';
-import { DiagnosisQueue } from '../queue/diagnosis-queue.js';
-import type { ClickJobData, CommandJobData } from '../queue/job-data.js';
+import { ClusterJobQueue } from '../queue/cluster-job-queue.js';
+import type { CommandJobData } from '../queue/jobs/command-job.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
 import { describeRedis } from '../queue/redis-connection.js';
-import { approveClick, rejectClick } from '../remediation/decide-proposal.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { closeWorker } from './close-worker.js';
 import { lazyDiagnoser } from './lazy-diagnoser.js';
 import { startMetricsServer } from './metrics-server.js';
-import { startIncidents, type RunningIncidents } from './incidents-wiring.js';
+import { incidentFixes, startIncidents, type RunningIncidents } from './incidents-wiring.js';
 import { createRemediationDeps } from './remediation-wiring.js';
 import { ROLE_PARTS, type RoleParts, type ServeRole } from './roles.js';
 import { agentConfig } from './cluster-config.js';
@@ -62,18 +61,29 @@ export interface RunningServe {
   metricsPort: number;
   metricsUrl: string;
   /** The queue (multi-cluster web process: the first cluster's). */
-  queue: DiagnosisQueue;
+  queue: ClusterJobQueue;
   worker: Worker | null;
   app: App | null;
   metrics: BotMetrics;
   incidents: RunningIncidents;
+  /** MCP's Streamable HTTP endpoint (MCP_PORT), null when off. */
+  mcpUrl?: string | null;
   /** Graceful: running jobs get until `timeoutMs` (default the config's shutdownTimeoutMs) to finish. */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
-function observeQueue(metrics: BotMetrics, queue: DiagnosisQueue): void {
+function observeQueue(metrics: BotMetrics, queue: ClusterJobQueue): void {
   metrics.observeQueue({
-    counts: () => queue.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'),
+    counts: () =>
+      queue.queue.getJobCounts(
+        'waiting',
+        'active',
+        'delayed',
+        'prioritized',
+        'waiting-children',
+        'completed',
+        'failed',
+      ),
     oldestWaitingAt: async () => (await queue.queue.getJobs(['wait'], 0, 0, true))[0]?.timestamp ?? null,
   });
 }
@@ -92,7 +102,14 @@ async function buildServices(options: ServeOptions, parts: RoleParts) {
   limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = clusterQueuePrefix(options.queuePrefix ?? 'bull', cluster, isRedisCluster(config.redisUrl));
   const metrics = createBotMetrics();
-  const queue = new DiagnosisQueue({ redisUrl: config.redisUrl, name: config.queue.name, prefix, attempts: config.queue.attempts, backoffMs: config.queue.backoffMs, logger });
+  const queue = new ClusterJobQueue({
+    redisUrl: config.redisUrl,
+    name: config.queue.name,
+    prefix,
+    attempts: config.queue.attempts,
+    backoffMs: config.queue.backoffMs,
+    logger,
+  });
   observeQueue(metrics, queue);
   // the signature files are checked at start (serve loads them before this); the playbooks load with the first diagnosis
   const signatures = options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles);
@@ -100,7 +117,10 @@ async function buildServices(options: ServeOptions, parts: RoleParts) {
   if (parts.workers) void diagnose.preload().catch((e: unknown) => logger.warn(`diagnoser: ${String(e)}`));
   let talk = null;
   if (parts.web || parts.workers) {
-    const slack = (await import('./slack-side.js')).createSlackSide(config, metrics, logger, cluster, { redis: queue.connection, keyPrefix: `${prefix}:${config.queue.name}` });
+    const slack = (await import('./slack-side.js')).createSlackSide(config, metrics, logger, cluster, {
+      redis: queue.connection,
+      keyPrefix: `${prefix}:${config.queue.name}`,
+    });
     const remediation = createRemediationDeps({
       config,
       kubeConfig,
@@ -108,19 +128,37 @@ async function buildServices(options: ServeOptions, parts: RoleParts) {
       keyPrefix: `${prefix}:${config.queue.name}`,
       notify: slack.notify.remediation,
       groups: slack.groups,
-      enqueue: (job) => queue.addRemediation(job),
+      enqueue: async (job) => void (await queue.add(job)),
       diagnose,
       warn: (m) => logger.warn(m),
       ...(options.now ? { now: options.now } : {}),
     });
     talk = { slack, remediation };
   }
-  const incidents = startIncidents({ config, runWorker: parts.workers, runWatcher: parts.watcher, kubeConfig, connection: queue.connection, prefix, ...(talk ? { notify: talk.slack.notify.incidents } : {}), diagnose, logger, ...options.incidents });
-  const jobKind = (job: { data?: unknown } | undefined) => String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
+  const incidents = startIncidents({
+    config,
+    runWorker: parts.workers,
+    runWatcher: parts.watcher,
+    kubeConfig,
+    connection: queue.connection,
+    prefix,
+    ...(talk ? { notify: talk.slack.notify.incidents } : {}),
+    ...(talk ? { offerFixes: incidentFixes(talk.remediation) } : {}),
+    diagnose,
+    logger,
+    ...options.incidents,
+  });
+  const jobKind = (job: { data?: unknown } | undefined) =>
+    String((job?.data as { kind?: unknown } | undefined)?.kind ?? 'unknown');
   incidents.worker?.on('completed', (job) => metrics.incidentJobDone(jobKind(job), 'done'));
   incidents.worker?.on('failed', (job) => metrics.incidentJobDone(jobKind(job), 'failed'));
   if (incidents.watcher) metrics.observeWatcher(incidents.watcher);
-  const routes = healthRoutes({ pingRedis: () => queue.ping(), kubeConfig, metrics, ...(options.now ? { now: options.now } : {}) });
+  const routes = healthRoutes({
+    pingRedis: () => queue.ping(),
+    kubeConfig,
+    metrics,
+    ...(options.now ? { now: options.now } : {}),
+  });
   return { cluster, config, logger, kubeConfig, prefix, metrics, queue, diagnose, talk, incidents, routes };
 }
 
@@ -128,8 +166,14 @@ type Services = Awaited<ReturnType<typeof buildServices>>;
 type SlackFacing = NonNullable<Services['talk']>;
 
 /** The parts the role runs; `httpClosers` stop taking requests (Slack, the health server). */
-async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number; metricsPort: number }> {
-  const slackParts = s.talk ? await startSlackParts(s, s.talk, parts, httpClosers) : { app: null, worker: null, port: 0 };
+async function startParts(
+  s: Services,
+  parts: RoleParts,
+  httpClosers: Array<() => Promise<unknown>>,
+): Promise<{ app: App | null; worker: Worker | null; port: number; metricsPort: number; mcpUrl: string | null }> {
+  const slackParts = s.talk
+    ? await startSlackParts(s, s.talk, parts, httpClosers)
+    : { app: null, worker: null, port: 0, mcpUrl: null };
   try {
     const ops = await startMetricsServer(s.routes, s.config.metricsPort);
     httpClosers.push(ops.close);
@@ -140,23 +184,45 @@ async function startParts(s: Services, parts: RoleParts, httpClosers: Array<() =
   }
 }
 
-/** The diagnosis worker and the Slack listeners, as the role runs them. */
-async function startSlackParts(s: Services, talk: SlackFacing, parts: RoleParts, httpClosers: Array<() => Promise<unknown>>): Promise<{ app: App | null; worker: Worker | null; port: number }> {
+/** The cluster job worker and the Slack listeners, as the role runs them. */
+async function startSlackParts(
+  s: Services,
+  talk: SlackFacing,
+  parts: RoleParts,
+  httpClosers: Array<() => Promise<unknown>>,
+): Promise<{ app: App | null; worker: Worker | null; port: number; mcpUrl: string | null }> {
   const { config, queue, logger } = s;
   const { slack, remediation } = talk;
   let app: App | null = null;
   let port = 0;
-  const commands = { config, diagnoses: { queue, notify: slack.notify.diagnosis }, queue, remediation, mutes: s.incidents.mutes, metrics: s.metrics, logger };
-  // a cluster's agent runs the clicks and commands the web process hands over, as if they came to it
-  const forwarded = async (data: ClickJobData | CommandJobData): Promise<string> => {
-    if (data.kind === 'click') return (await (data.decision === 'approve' ? approveClick : rejectClick)(remediation, data.click)).kind;
-    const { channel, user, threadTs } = data;
-    await runCommand(data.text, { deps: commands, channel, user, ...(threadTs ? { threadTs } : {}), ...(data.requestId ? { requestId: data.requestId } : {}), reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs) });
-    return 'ran';
+  let mcpUrl: string | null = null;
+  const commands = {
+    config,
+    diagnoses: { queue, notify: slack.notify.diagnosis },
+    queue,
+    remediation,
+    mutes: s.incidents.mutes,
+    metrics: s.metrics,
+    logger,
+    clusterName: s.cluster ?? s.kubeConfig.getCurrentCluster()?.name ?? '',
   };
-  // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the diagnosis worker)
+  // a cluster's agent runs the commands the web process hands over, as if they were typed here
+  const runForwardedCommand = async (data: CommandJobData): Promise<void> => {
+    const { channel, user, threadTs } = data;
+    await runCommand(data.text, {
+      deps: commands,
+      channel,
+      user,
+      ...(threadTs ? { threadTs } : {}),
+      ...(data.requestId ? { requestId: data.requestId } : {}),
+      // the web process told the asker it is at work when it handed the command over
+      progressShown: true,
+      reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs),
+    });
+  };
+  // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the cluster job worker)
   const worker = parts.workers
-    ? (await import('./diagnosis-worker.js')).startDiagnosisWorker({
+    ? (await import('./cluster-job-worker.js')).startClusterJobWorker({
         config,
         prefix: s.prefix,
         kubeConfig: s.kubeConfig,
@@ -164,26 +230,47 @@ async function startSlackParts(s: Services, talk: SlackFacing, parts: RoleParts,
         // where this process leads the watcher, a command's diagnosis starts from the informer's object
         held: (t) => s.incidents.watcher?.inferenceService(t.namespace, t.name),
         store: queue.store,
+        rememberVerdictRoot: (channel, rootTs, target) => queue.rememberVerdictRoot(channel, rootTs, target),
         notify: slack.notify.diagnosis,
         remediation,
         metrics: s.metrics,
         logger,
-        ...(s.cluster !== null ? { forwarded } : {}),
+        clusterName: commands.clusterName,
+        ...(s.cluster !== null ? { runForwardedCommand } : {}),
       })
     : null;
   try {
     if (parts.web) {
       const { startWeb } = await import('./web.js');
-      const web = await startWeb(config, [], { commands, poster: slack.poster, remediation, logger }, { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` });
+      const web = await startWeb(
+        config,
+        [],
+        { commands, poster: slack.poster, remediation, logger },
+        { inboxKeyPrefix: `${s.prefix}:${config.queue.name}` },
+      );
       app = web.app;
       httpClosers.push(web.stop);
       port = web.port;
+      // MCP for shared agents (MCP_PORT, off by default): its modules load only when it is on
+      const mcp =
+        config.mcp.port === null
+          ? null
+          : await (await import('./mcp-wiring.js')).startMcpEndpoint({
+              config,
+              kubeConfig: s.kubeConfig,
+              diagnose: s.diagnose,
+              remediation,
+              permalink: slack.permalink,
+              logger,
+            });
+      if (mcp) httpClosers.push(mcp.close);
+      mcpUrl = mcp?.url ?? null;
     }
   } catch (error) {
     await worker?.close(true).catch(() => undefined);
     throw error;
   }
-  return { app, worker, port };
+  return { app, worker, port, mcpUrl };
 }
 
 /** Which process this is, given the config: a multi-cluster web process, an agent, or today's roles. */
@@ -194,11 +281,17 @@ function checkRole(options: ServeOptions, role: ServeRole): void {
     return;
   }
   const slack = options.config.slack;
-  if (role === 'web' && !slack.socketMode && !slack.signingSecret) throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
-  if (role !== 'web' && role !== 'agent') throw new ConfigError(`--role ${role}: with clusters: in the config, run --role web (Slack) and one --role agent --cluster NAME per cluster`);
+  if (role === 'web' && !slack.socketMode && !slack.signingSecret)
+    throw new ConfigError('env: SLACK_SIGNING_SECRET: required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
+  if (role !== 'web' && role !== 'agent')
+    throw new ConfigError(
+      `--role ${role}: with clusters: in the config, run --role web (Slack) and one --role agent --cluster NAME per cluster`,
+    );
   if (role === 'agent') {
-    if (!options.cluster) throw new ConfigError(`--role agent: needs --cluster NAME (one of ${Object.keys(clusters).join(', ')})`);
-    if (!clusters[options.cluster]) throw new ConfigError(`--cluster ${options.cluster}: not one of clusters (${Object.keys(clusters).join(', ')})`);
+    if (!options.cluster)
+      throw new ConfigError(`--role agent: needs --cluster NAME (one of ${Object.keys(clusters).join(', ')})`);
+    if (!clusters[options.cluster])
+      throw new ConfigError(`--cluster ${options.cluster}: not one of clusters (${Object.keys(clusters).join(', ')})`);
   }
 }
 
@@ -210,7 +303,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const s = await buildServices(options, parts);
   const { config, logger, queue, incidents } = s;
   const httpClosers: Array<() => Promise<unknown>> = [];
-  let started;
+  let started: Awaited<ReturnType<typeof startParts>>;
   try {
     started = await startParts(s, parts, httpClosers);
   } catch (error) {
@@ -219,14 +312,29 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     await queue.close();
     throw error;
   }
-  const { app, worker, port, metricsPort } = started;
+  const { app, worker, port, metricsPort, mcpUrl } = started;
   let heartbeat: RunningHeartbeat | null = null;
   if (s.cluster !== null) {
-    heartbeat = startHeartbeat(queue.connection, `${s.prefix}:${config.queue.name}`, { identity: options.incidents?.identity ?? `${hostname()}-${process.pid}`, version: packageVersion(), intervalMs: config.agents.heartbeatMs, warn: logger.warn });
+    heartbeat = startHeartbeat(queue.connection, `${s.prefix}:${config.queue.name}`, {
+      identity: options.incidents?.identity ?? `${hostname()}-${process.pid}`,
+      version: packageVersion(),
+      intervalMs: config.agents.heartbeatMs,
+      warn: logger.warn,
+    });
     await heartbeat.ready;
   }
-  logger.debug('config', { namespaces: config.namespaces ?? 'all', alerts: config.alerts, approvers: config.approvers.length, queue: config.queue, leaderElection: config.leaderElection, redis: describeRedis(config.redisUrl), prefix: s.prefix });
-  logger.info(`isvc-doctor serve: role ${role}${s.cluster !== null ? ` (cluster ${s.cluster})` : ''}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`);
+  logger.debug('config', {
+    namespaces: config.namespaces ?? 'all',
+    alerts: config.alerts,
+    approvers: config.approvers.length,
+    queue: config.queue,
+    leaderElection: config.leaderElection,
+    redis: describeRedis(config.redisUrl),
+    prefix: s.prefix,
+  });
+  logger.info(
+    `isvc-doctor serve: role ${role}${s.cluster !== null ? ` (cluster ${s.cluster})` : ''}, ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${metricsPort}, queue ${config.queue.name}, concurrency ${config.queue.concurrency}`,
+  );
   return {
     port,
     url: `http://127.0.0.1:${port}`,
@@ -237,6 +345,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     app,
     metrics: s.metrics,
     incidents,
+    mcpUrl,
     close: async (closeOptions = {}) => {
       const timeoutMs = closeOptions.timeoutMs ?? config.shutdownTimeoutMs;
       const deadlineAt = Date.now() + timeoutMs;

@@ -17,15 +17,31 @@ import { createPostingClient, createSlackPoster, createSlackWebClient } from '..
  * `cluster`: a multi-cluster agent's, named in every message it posts. `once`: Redis and a key prefix
  * to record each job's posts in, so a job run again after its process died does not post twice.
  */
-export function createSlackSide(config: Pick<AppConfig, 'slack'>, metrics: BotMetrics, logger: Logger, cluster: string | null = null, once?: { redis: Redis; keyPrefix: string }) {
+export function createSlackSide(
+  config: Pick<AppConfig, 'slack'>,
+  metrics: BotMetrics,
+  logger: Logger,
+  cluster: string | null = null,
+  once?: { redis: Redis; keyPrefix: string },
+) {
   const client = createSlackWebClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl });
   // the poster decides its own retries (no duplicate posts): a client of its own that tries once
-  const counted: SlackPoster = countSlackErrors(redactingPoster(createSlackPoster(createPostingClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }))), metrics);
+  const counted: SlackPoster = countSlackErrors(
+    redactingPoster(
+      createSlackPoster(createPostingClient({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl }), {
+        warn: (m) => logger.warn(m),
+      }),
+    ),
+    metrics,
+  );
   const named = cluster === null ? counted : clusterNamedPoster(counted, cluster);
   const poster = once ? oncePoster(named, once.redis, once.keyPrefix) : named;
   return {
     poster,
     groups: createUserGroupDirectory(client, { warn: logger.warn }),
+    /** The link to a posted message (chat.getPermalink); null when Slack gives none. */
+    permalink: async (channel: string, ts: string): Promise<string | null> =>
+      (await client.chat.getPermalink({ channel, message_ts: ts })).permalink ?? null,
     notify: {
       diagnosis: slackDiagnosisNotifier(poster),
       remediation: slackRemediationNotifier(poster),

@@ -24,7 +24,7 @@ export interface RunningWeb {
 }
 
 export async function startWeb(
-  config: Pick<AppConfig, 'slack' | 'port' | 'redisUrl'>,
+  config: Pick<AppConfig, 'slack' | 'port' | 'http' | 'redisUrl'>,
   routes: HealthRoute[],
   deps: Omit<HandlerDeps, 'afterAck'>,
   options: { inboxKeyPrefix?: string } = {},
@@ -34,8 +34,18 @@ export async function startWeb(
   const queued = config.slack.socketMode ? createAfterAck({ onError }) : runAfterAck(onError);
   // the work keeps the request id of the request that queued it
   const afterAck = (work: () => Promise<void>) => queued(bindRequestContext(work));
-  const inbox = !config.slack.socketMode && options.inboxKeyPrefix ? new RequestInbox({ redisUrl: config.redisUrl, keyPrefix: options.inboxKeyPrefix, logger: deps.logger }) : undefined;
-  const app = await buildSlackApp({ slack: config.slack, port: config.port, routes, logger: deps.logger, ...(inbox ? { inbox } : {}) });
+  const inbox =
+    !config.slack.socketMode && options.inboxKeyPrefix
+      ? new RequestInbox({ redisUrl: config.redisUrl, keyPrefix: options.inboxKeyPrefix, logger: deps.logger })
+      : undefined;
+  const app = await buildSlackApp({
+    slack: config.slack,
+    port: config.port,
+    http: config.http,
+    routes,
+    logger: deps.logger,
+    ...(inbox ? { inbox } : {}),
+  });
   registerHandlers(app, { ...deps, afterAck });
   app.error(async (error) => {
     deps.logger.warn(`slack: ${error.code ?? 'error'}: ${error.message.split('\n')[0]}`);

@@ -19,6 +19,8 @@ import { SlackReceiver } from './slack-receiver.js';
 export interface SlackAppOptions {
   slack: AppConfig['slack'];
   port: number;
+  /** HTTP mode: the read deadlines of Slack's requests. */
+  http?: AppConfig['http'];
   /** HTTP mode only: served next to /slack/events. */
   routes: HealthRoute[];
   logger: Logger;
@@ -36,7 +38,13 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
     ? new App({ ...common, socketMode: true, appToken: slack.appToken!, installerOptions: { clientOptions } })
     : new App({
         ...common,
-        receiver: new SlackReceiver({ signingSecret: slack.signingSecret!, routes: options.routes, logger: options.logger, ...(options.inbox ? { inbox: options.inbox } : {}) }),
+        receiver: new SlackReceiver({
+          signingSecret: slack.signingSecret!,
+          routes: options.routes,
+          logger: options.logger,
+          ...(options.http ?? {}),
+          ...(options.inbox ? { inbox: options.inbox } : {}),
+        }),
       });
   try {
     await app.init();

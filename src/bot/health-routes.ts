@@ -29,9 +29,10 @@ const CACHE_MS = 2000;
 
 function deadline<T>(ms: number, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 function firstLine(error: unknown): string {
@@ -43,10 +44,17 @@ export function readinessChecker(deps: HealthDeps): () => Promise<{ ready: boole
   let cached: { at: number; value: Promise<{ ready: boolean; checks: Record<string, string> }> } | undefined;
   const version = deps.kubeConfig?.makeApiClient(VersionApi) ?? null;
   const run = async () => {
-    const [redis, kube] = await Promise.allSettled([deadline(KUBE_TIMEOUT_MS, deps.pingRedis()), version ? deadline(KUBE_TIMEOUT_MS, version.getCode()) : Promise.resolve(null)]);
+    const [redis, kube] = await Promise.allSettled([
+      deadline(KUBE_TIMEOUT_MS, deps.pingRedis()),
+      version ? deadline(KUBE_TIMEOUT_MS, version.getCode()) : Promise.resolve(null),
+    ]);
     const checks = {
       redis: redis.status === 'fulfilled' ? 'ok' : `unavailable: ${firstLine(redis.reason)}`,
-      kubernetes: !version ? 'not used (no cluster credentials)' : kube.status === 'fulfilled' ? 'ok' : `unreachable: ${firstLine(kube.reason)}`,
+      kubernetes: !version
+        ? 'not used (no cluster credentials)'
+        : kube.status === 'fulfilled'
+          ? 'ok'
+          : `unreachable: ${firstLine(kube.reason)}`,
     };
     return { ready: redis.status === 'fulfilled' && kube.status === 'fulfilled', checks };
   };
@@ -69,7 +77,9 @@ export function healthRoutes(deps: HealthDeps): HealthRoute[] {
       path: '/readyz',
       method: 'GET',
       handler: (_req, res) => {
-        void readiness().then((r) => json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', checks: r.checks }));
+        void readiness().then((r) =>
+          json(res, r.ready ? 200 : 503, { status: r.ready ? 'ready' : 'not ready', checks: r.checks }),
+        );
       },
     },
     {
@@ -89,7 +99,10 @@ export function healthRoutes(deps: HealthDeps): HealthRoute[] {
 }
 
 /** The routes on a server of their own; resolves once listening. */
-export async function startHealthServer(routes: HealthRoute[], port: number): Promise<{ server: http.Server; port: number }> {
+export async function startHealthServer(
+  routes: HealthRoute[],
+  port: number,
+): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = routes.find((r) => r.path === path && r.method === req.method);

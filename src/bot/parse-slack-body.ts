@@ -12,7 +12,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export function parseSlackBody(raw: Buffer, contentType: string | undefined): ParsedBody {
   const text = raw.toString('utf8');
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = ((contentType ?? '').split(';')[0] ?? '').trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') {
     const form = parseQuery(text);
     if (form.payload === undefined) return { ok: true, body: flatten(form) };

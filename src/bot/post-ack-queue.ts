@@ -46,7 +46,8 @@ export function createPostAckQueue(options: PostAckQueueOptions = {}): PostAckQu
   const drained: Array<() => void> = [];
   const next = () => {
     while (!stopped && running < concurrency && pending.length > 0) {
-      const item = pending.shift()!;
+      const item = pending.shift();
+      if (!item) break;
       running += 1;
       void Promise.resolve()
         .then(item.work)

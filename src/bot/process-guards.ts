@@ -14,7 +14,8 @@ export interface ProcessGuardCounts {
 
 export function installProcessGuards(logger: Logger, target: NodeJS.EventEmitter = process): ProcessGuardCounts {
   const counts: ProcessGuardCounts = { unhandledRejections: 0, uncaughtExceptions: 0 };
-  const where = (error: unknown) => (error instanceof Error ? (error.stack?.split('\n')[1]?.trim() ?? '') : '').slice(0, 200);
+  const where = (error: unknown) =>
+    (error instanceof Error ? (error.stack?.split('\n')[1]?.trim() ?? '') : '').slice(0, 200);
   target.on('unhandledRejection', (reason: unknown) => {
     counts.unhandledRejections += 1;
     logger.error(`unhandled rejection: ${errorMessage(reason, 300)}`, { at: where(reason) });

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createRedisConnection, type ConnectionLogger } from '../queue/redis-connection.js';
 import { withQueueDeadline } from '../queue/queue-errors.js';
+import { redisReady } from '../queue/redis-ready.js';
 
 export interface InboxEntry {
   id: string;
@@ -90,22 +91,36 @@ export class RequestInbox {
     this.timeoutMs = options.opTimeoutMs ?? 1000;
   }
 
-  /** Writes a request down; 'duplicate' when its event id was taken before (a Slack retry). Throws QueueUnavailableError when Redis does not answer. */
+  /**
+   * Writes a request down; 'duplicate' when its event id was taken before (a Slack retry). Throws
+   * QueueUnavailableError when Redis does not answer. A connection still being made (the first
+   * requests after the process starts listening, a reconnect) is waited for within the same deadline:
+   * without an offline queue the write would fail at once, and that request would run from memory only.
+   */
   async record(entry: InboxEntry, eventId?: string): Promise<'new' | 'duplicate'> {
     const json = JSON.stringify(entry);
-    const keys = eventId ? [this.entriesKey, this.ownersKey, `${this.options.keyPrefix}:seen:${eventId.slice(0, 100)}`] : [this.entriesKey, this.ownersKey];
-    const added = await withQueueDeadline('record request', this.timeoutMs, () => this.redis.eval(RECORD, keys.length, ...keys, entry.id, json, this.owner, SEEN_TTL_SECONDS));
+    const keys = eventId
+      ? [this.entriesKey, this.ownersKey, `${this.options.keyPrefix}:seen:${eventId.slice(0, 100)}`]
+      : [this.entriesKey, this.ownersKey];
+    const added = await withQueueDeadline('record request', this.timeoutMs, async () => {
+      await redisReady(this.redis, this.timeoutMs);
+      return this.redis.eval(RECORD, keys.length, ...keys, entry.id, json, this.owner, SEEN_TTL_SECONDS);
+    });
     return added === 1 ? 'new' : 'duplicate';
   }
 
   /** The request's work has run: forget it. */
   async done(id: string): Promise<void> {
-    await withQueueDeadline('forget request', 5000, () => this.redis.eval(DONE, 2, this.entriesKey, this.ownersKey, id)).catch((e: unknown) => this.options.logger?.warn(`inbox: ${(e as Error).message}`));
+    await withQueueDeadline('forget request', 5000, () =>
+      this.redis.eval(DONE, 2, this.entriesKey, this.ownersKey, id),
+    ).catch((e: unknown) => this.options.logger?.warn(`inbox: ${(e as Error).message}`));
   }
 
   /** Takes over up to `max` requests whose owner died. */
   async claimOrphans(max = 200): Promise<InboxEntry[]> {
-    const raw = (await withQueueDeadline('claim requests', 5000, () => this.redis.eval(CLAIM, 2, this.entriesKey, this.ownersKey, this.alivePrefix, this.owner, max))) as string[];
+    const raw = (await withQueueDeadline('claim requests', 5000, () =>
+      this.redis.eval(CLAIM, 2, this.entriesKey, this.ownersKey, this.alivePrefix, this.owner, max),
+    )) as string[];
     const out: InboxEntry[] = [];
     const maxAge = this.options.maxAgeMs ?? 15 * 60_000;
     for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -122,20 +137,27 @@ export class RequestInbox {
 
   /** Heartbeats, and runs `onOrphans` with any dead owner's requests now and every sweep. */
   start(onOrphans: (entries: InboxEntry[]) => void): void {
-    const beat = () => this.redis.set(`${this.alivePrefix}${this.owner}`, '1', 'PX', this.aliveTtlMs).catch(() => undefined);
+    const beat = () =>
+      this.redis.set(`${this.alivePrefix}${this.owner}`, '1', 'PX', this.aliveTtlMs).catch(() => undefined);
     const sweep = () =>
       this.claimOrphans()
         .then((entries) => entries.length > 0 && onOrphans(entries))
         .catch(() => undefined);
     void beat().then(sweep);
-    this.timers.push(setInterval(beat, Math.max(50, Math.floor(this.aliveTtlMs / 3))), setInterval(sweep, this.options.sweepMs ?? 2000));
+    this.timers.push(
+      setInterval(beat, Math.max(50, Math.floor(this.aliveTtlMs / 3))),
+      setInterval(sweep, this.options.sweepMs ?? 2000),
+    );
     for (const t of this.timers) t.unref();
   }
 
   /** Stops the timers; `release` drops the alive key so another process takes over what is left at once. */
   async close(options: { release?: boolean } = {}): Promise<void> {
     for (const t of this.timers.splice(0)) clearInterval(t);
-    if (options.release) await withQueueDeadline('release', 1000, () => this.redis.del(`${this.alivePrefix}${this.owner}`)).catch(() => undefined);
+    if (options.release)
+      await withQueueDeadline('release', 1000, () => this.redis.del(`${this.alivePrefix}${this.owner}`)).catch(
+        () => undefined,
+      );
     this.redis.disconnect();
   }
 }

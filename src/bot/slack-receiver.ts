@@ -2,10 +2,18 @@
  * The HTTP front door of the Slack app (a Bolt Receiver): the cheap checks first, the ack as soon
  * as the request is known good, Bolt and the listeners only after it.
  *
+ * Reading a request is bounded in time: its headers within `headersTimeoutMs` (else 408 and the
+ * connection closed, by Node's own deadline), its body within `bodyTimeoutMs` after that (else 408,
+ * closed). Slack sends its small bodies at once, so a client trickling bytes loses its socket in
+ * seconds, and what bodies hold while arriving is counted per byte received; a body still arriving
+ * after a second gives its bytes up to a prompt one when the budget is full, and its last 4 MiB are
+ * kept for small bodies (body-budget.ts).
+ *
  * POST /slack/events:
  * 1. both signature headers, the timestamp within five minutes either way (else 401), and a
  *    Content-Length under the cap (else 413), before a byte of the body is read;
- * 2. the body read up to the cap (413 past it), the signature verified over it (401);
+ * 2. the body read up to the cap (413 past it; 408 too slow; 503 when the budget is full of prompt
+ *    bodies), the signature verified over it (401);
  * 3. parsed to an object (a `payload=null`, JSON `null` or bad JSON is 400, never a crash);
  * 4. written to the request inbox (durable hand-off; a Slack retry of an event already taken is
  *    acked and dropped), then acked with 200;
@@ -24,7 +32,8 @@ import { errorMessage } from '../core/error-message.js';
 import type { HealthRoute } from './health-routes.js';
 import { parseSlackBody } from './parse-slack-body.js';
 import { createPostAckQueue, type PostAckQueue } from './post-ack-queue.js';
-import { bodyBudget, readCappedBody } from './read-capped-body.js';
+import { BodyBudget } from './body-budget.js';
+import { readCappedBody } from './read-capped-body.js';
 import type { InboxEntry, RequestInbox } from './request-inbox.js';
 import { checkSlackHeaders, verifySlackSignature } from './verify-slack-request.js';
 
@@ -33,6 +42,15 @@ export const SLACK_EVENTS_PATH = '/slack/events';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** What all bodies being read at once may hold together. */
 const BODY_BUDGET_BYTES = 32 * 1024 * 1024;
+/** A body still arriving after this long gives its bytes up to a newer one when the budget is full. */
+const SLOW_BODY_MS = 1000;
+/** Of the budget, the last 4 MiB go only to bodies still under 64 KiB (Slack's are a few KiB). */
+const SMALL_BODY_BYTES = 64 * 1024;
+const RESERVED_FOR_SMALL_BYTES = 4 * 1024 * 1024;
+/** How often Node looks for requests past their header or request deadline. */
+const DEADLINE_CHECK_MS = 250;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 5000;
+export const DEFAULT_BODY_TIMEOUT_MS = 5000;
 /** How many Events API event ids one process remembers (Slack's retries, also when Redis is down). */
 const RECENT_EVENT_IDS = 10_000;
 
@@ -42,6 +60,10 @@ export interface SlackReceiverOptions {
   /** The durable hand-off (absent: requests are run from memory only). */
   inbox?: RequestInbox;
   maxBodyBytes?: number;
+  /** A request's headers arrive within this long, ms (default 5000). */
+  headersTimeoutMs?: number;
+  /** Its body within this long once its headers are in, ms (default 5000). */
+  bodyTimeoutMs?: number;
   /** Post-ack work: how many at once, how many may wait. */
   concurrency?: number;
   maxPending?: number;
@@ -53,14 +75,24 @@ export class SlackReceiver implements Receiver {
   private app: App | null = null;
   private server: http.Server | null = null;
   private readonly queue: PostAckQueue;
-  private readonly budget = bodyBudget(BODY_BUDGET_BYTES);
+  private readonly budget: BodyBudget;
   private readonly recentEvents = new Set<string>();
   private readonly maxBody: number;
+  private readonly headersTimeoutMs: number;
+  private readonly bodyTimeoutMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: SlackReceiverOptions) {
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.now = options.now ?? Date.now;
+    this.headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    this.budget = new BodyBudget({
+      limit: BODY_BUDGET_BYTES,
+      slowAfterMs: SLOW_BODY_MS,
+      smallBody: SMALL_BODY_BYTES,
+      reservedForSmall: RESERVED_FOR_SMALL_BYTES,
+    });
     this.queue = createPostAckQueue({
       concurrency: options.concurrency ?? 8,
       maxPending: options.maxPending ?? 2000,
@@ -73,7 +105,15 @@ export class SlackReceiver implements Receiver {
   }
 
   async start(port: number): Promise<http.Server> {
-    const server = http.createServer((req, res) => this.handle(req, res));
+    const server = http.createServer(
+      {
+        headersTimeout: this.headersTimeoutMs,
+        // the backstop of the whole request; the body's own deadline (readCappedBody) is the one that acts
+        requestTimeout: this.headersTimeoutMs + this.bodyTimeoutMs,
+        connectionsCheckingInterval: DEADLINE_CHECK_MS,
+      },
+      (req, res) => this.handle(req, res),
+    );
     server.on('clientError', (_error, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -115,33 +155,48 @@ export class SlackReceiver implements Receiver {
       return;
     }
     const route = this.options.routes?.find((r) => r.path === path && r.method === req.method);
-    if (route) return route.handler(req, res);
-    refuse(req, res, 404, 'not found');
+    if (route) route.handler(req, res);
+    else refuse(req, res, 404, 'not found');
   }
 
   private async slackRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const headers = checkSlackHeaders(req.headers, this.now());
     if (!headers.ok) return refuse(req, res, 401, headers.reason);
-    const read = await readCappedBody(req, this.maxBody, this.budget);
+    const read = await readCappedBody(req, {
+      maxBytes: this.maxBody,
+      budget: this.budget,
+      deadlineMs: this.bodyTimeoutMs,
+    });
     if (!read.ok) {
       if (read.reason === 'aborted') return void req.destroy();
-      return refuse(req, res, read.reason === 'too large' ? 413 : 503, read.reason === 'too large' ? `body over ${this.maxBody} bytes` : 'busy, try again');
+      if (read.reason === 'too large') return refuse(req, res, 413, `body over ${this.maxBody} bytes`);
+      if (read.reason === 'too slow') return refuse(req, res, 408, 'body not sent in time');
+      return refuse(req, res, 503, 'busy, try again');
     }
-    if (!verifySlackSignature(this.options.signingSecret, headers.timestamp, headers.signature, read.body)) return refuse(req, res, 401, 'bad signature');
+    if (!verifySlackSignature(this.options.signingSecret, headers.timestamp, headers.signature, read.body))
+      return refuse(req, res, 401, 'bad signature');
     const parsed = parseSlackBody(read.body, req.headers['content-type']);
     if (!parsed.ok) return refuse(req, res, 400, parsed.reason);
     const body = parsed.body;
-    if (body.type === 'url_verification') return answer(res, 200, JSON.stringify({ challenge: String(body.challenge ?? '') }), 'application/json');
+    if (body.type === 'url_verification')
+      return answer(res, 200, JSON.stringify({ challenge: String(body.challenge ?? '') }), 'application/json');
     if (body.ssl_check !== undefined) return answer(res, 200, '');
     if (this.queue.full) return refuse(req, res, 503, 'busy, try again');
     const eventId = typeof body.event_id === 'string' ? body.event_id : undefined;
     const retryNum = numberHeader(req.headers['x-slack-retry-num']);
     if (eventId && this.recentEvents.has(eventId)) return this.dropRetry(res, eventId, retryNum);
-    const entry: InboxEntry = { id: randomUUID(), body, receivedAt: this.now(), ...(retryNum !== undefined ? { retryNum } : {}), ...retryReason(req) };
+    const entry: InboxEntry = {
+      id: randomUUID(),
+      body,
+      receivedAt: this.now(),
+      ...(retryNum !== undefined ? { retryNum } : {}),
+      ...retryReason(req),
+    };
     let durable = false;
     if (this.options.inbox) {
       try {
-        if ((await this.options.inbox.record(entry, eventId)) === 'duplicate') return this.dropRetry(res, eventId!, retryNum);
+        if ((await this.options.inbox.record(entry, eventId)) === 'duplicate')
+          return this.dropRetry(res, eventId!, retryNum);
         durable = true;
       } catch (error) {
         // Redis is down: ack anyway and run from memory (the listeners tell the user the queue is unavailable)
@@ -154,7 +209,10 @@ export class SlackReceiver implements Receiver {
   }
 
   private dropRetry(res: http.ServerResponse, eventId: string, retryNum: number | undefined): void {
-    this.options.logger.info('slack retry of a request already taken: acked, not run again', { eventId: eventId.slice(0, 40), retryNum });
+    this.options.logger.info('slack retry of a request already taken: acked, not run again', {
+      eventId: eventId.slice(0, 40),
+      retryNum,
+    });
     answer(res, 200, '');
   }
 
@@ -171,7 +229,13 @@ export class SlackReceiver implements Receiver {
           // and its request id (so the ids of the jobs it queues: queued once however often it runs)
           await withPostScope(
             `req-${entry.id}`,
-            () => this.app!.processEvent({ body: entry.body as never, ack: async () => undefined, ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}), ...(entry.retryReason ? { retryReason: entry.retryReason } : {}) }),
+            () =>
+              this.app!.processEvent({
+                body: entry.body as never,
+                ack: async () => undefined,
+                ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}),
+                ...(entry.retryReason ? { retryReason: entry.retryReason } : {}),
+              }),
             `r-${entry.id.replace(/-/g, '').slice(0, 12)}`,
           );
         } catch (error) {

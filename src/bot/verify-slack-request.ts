@@ -9,7 +9,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Slack's replay window: a request stamped further than this from now, either way, is refused. */
 export const SLACK_TIMESTAMP_WINDOW_SECONDS = 5 * 60;
 
-export type HeaderCheck = { ok: true; timestamp: string; signature: string } | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'stale timestamp' | 'future timestamp' };
+export type HeaderCheck =
+  | { ok: true; timestamp: string; signature: string }
+  | { ok: false; reason: 'missing headers' | 'bad timestamp' | 'stale timestamp' | 'future timestamp' };
 
 export function checkSlackHeaders(headers: Record<string, string | string[] | undefined>, nowMs: number): HeaderCheck {
   const timestamp = one(headers['x-slack-request-timestamp']);
@@ -23,7 +25,9 @@ export function checkSlackHeaders(headers: Record<string, string | string[] | un
 }
 
 export function verifySlackSignature(secret: string, timestamp: string, signature: string, body: Buffer): boolean {
-  const expected = Buffer.from(`v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`);
+  const expected = Buffer.from(
+    `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`,
+  );
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -12,7 +12,14 @@ import { componentOf, revisionOfPod } from '../kube/pod-labels.js';
 import { containerFailures, isModelContainer, podStatusText, STORAGE_INITIALIZER } from '../kube/pod-status.js';
 import type { FieldChange } from './field-changes.js';
 
-const IMAGE_PROBLEMS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError']);
+const IMAGE_PROBLEMS = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+]);
 
 export interface RestartSelection {
   component: string;
@@ -23,8 +30,14 @@ export interface RestartSelection {
 /** What makes the pod count as failed ("storage-initializer Init:CrashLoopBackOff"), or null. */
 export function podFailure(pod: V1Pod): string | null {
   if (pod.metadata?.deletionTimestamp) return null;
-  const failing = containerFailures(pod).filter((f) => (f.container === STORAGE_INITIALIZER || isModelContainer(f.container)) && !IMAGE_PROBLEMS.has(f.reason) && !IMAGE_PROBLEMS.has(f.waiting ?? ''));
-  if (failing.length > 0) return `${podStatusText(pod)} (${failing.map((f) => `${f.container} ${f.reason}${f.exitCode !== undefined ? `, exit code ${f.exitCode}` : ''}`).join('; ')})`;
+  const failing = containerFailures(pod).filter(
+    (f) =>
+      (f.container === STORAGE_INITIALIZER || isModelContainer(f.container)) &&
+      !IMAGE_PROBLEMS.has(f.reason) &&
+      !IMAGE_PROBLEMS.has(f.waiting ?? ''),
+  );
+  if (failing.length > 0)
+    return `${podStatusText(pod)} (${failing.map((f) => `${f.container} ${f.reason}${f.exitCode !== undefined ? `, exit code ${f.exitCode}` : ''}`).join('; ')})`;
   if (pod.status?.phase === 'Failed') return `Failed${pod.status.reason ? ` (${pod.status.reason})` : ''}`;
   return null;
 }
@@ -40,5 +53,9 @@ export function restartablePods(pods: V1Pod[], sel: RestartSelection): V1Pod[] {
 
 /** One line per pod to delete, as the proposal shows it: before its state, after "deleted". */
 export function podDeletions(pods: V1Pod[]): FieldChange[] {
-  return pods.map((p) => ({ path: `pod ${p.metadata?.name ?? '?'}`, before: podFailure(p) ?? podStatusText(p), after: 'deleted (its ReplicaSet creates a new pod)' }));
+  return pods.map((p) => ({
+    path: `pod ${p.metadata?.name ?? '?'}`,
+    before: podFailure(p) ?? podStatusText(p),
+    after: 'deleted (its ReplicaSet creates a new pod)',
+  }));
 }

@@ -18,9 +18,10 @@ export function fieldChanges(before: unknown, after: unknown, options: { ignore?
   const ignore = new Set(options.ignore ?? ['metadata', 'status', 'apiVersion', 'kind']);
   const out: FieldChange[] = [];
   const walk = (a: unknown, b: unknown, path: string[]) => {
-    if (path.length === 1 && ignore.has(path[0]!)) return;
+    if (path.length === 1 && ignore.has(path[0] ?? '')) return;
     if (isObj(a) && isObj(b)) {
-      for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(a[key], b[key], [...path, key]);
+      for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
+        walk(a[key], b[key], [...path, key]);
       return;
     }
     if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path: path.join('.'), before: a, after: b });

@@ -41,7 +41,12 @@ function containerLimits(limitRanges: V1LimitRange[]): { max?: number; ratio?: n
   return { max, ratio, source };
 }
 
-export function raisedMemory(input: { limit?: string; request?: string; maxBytes: number; limitRanges: V1LimitRange[] }): MemoryChange {
+export function raisedMemory(input: {
+  limit?: string;
+  request?: string;
+  maxBytes: number;
+  limitRanges: V1LimitRange[];
+}): MemoryChange {
   const limit = parseMemory(input.limit);
   const request = parseMemory(input.request);
   const current = limit ?? request;
@@ -57,7 +62,10 @@ export function raisedMemory(input: { limit?: string; request?: string; maxBytes
     cappedBy = lr.source;
   }
   if (current !== undefined && next <= current) {
-    throw new RemediationError('REMEDIATION_AT_LIMIT', `the memory limit ${input.limit ?? input.request} is already at ${cappedBy ?? 'its maximum'}; raise the cap or reduce the model's memory by hand`);
+    throw new RemediationError(
+      'REMEDIATION_AT_LIMIT',
+      `the memory limit ${input.limit ?? input.request} is already at ${cappedBy ?? 'its maximum'}; raise the cap or reduce the model's memory by hand`,
+    );
   }
   const out: MemoryChange = { limit: formatMemory(next), ...(cappedBy ? { cappedBy } : {}) };
   if (request !== undefined) {
@@ -70,12 +78,20 @@ export function raisedMemory(input: { limit?: string; request?: string; maxBytes
 }
 
 /** The proposal's one-line summary of a memory change. */
-export function describeMemoryChange(component: string, from: { limit?: string; request?: string }, change: MemoryChange): string {
+export function describeMemoryChange(
+  component: string,
+  from: { limit?: string; request?: string },
+  change: MemoryChange,
+): string {
   return `Raise the ${component} memory limit from ${from.limit ?? 'none'} to ${change.limit}${change.request ? ` (request ${from.request} → ${change.request})` : ''}${change.cappedBy ? `, capped by ${change.cappedBy}` : ''}`;
 }
 
 /** The fields a memory change sets under `resources` at `path`, in the order the dry-run diff lists them. */
-export function memoryFieldChanges(path: readonly string[], from: { limit?: string; request?: string }, change: MemoryChange): FieldChange[] {
+export function memoryFieldChanges(
+  path: readonly string[],
+  from: { limit?: string; request?: string },
+  change: MemoryChange,
+): FieldChange[] {
   const at = (leaf: string) => [...path, leaf, 'memory'].join('.');
   return [
     { path: at('limits'), before: from.limit, after: change.limit },

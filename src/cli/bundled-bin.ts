@@ -1,26 +1,16 @@
 #!/usr/bin/env node
 /**
  * The isvc-doctor executable as `npm run build` ships it (scripts/bundle.mjs bundles this file over
- * dist/src/cli/isvc-doctor.js). The commands of code-cached-commands.ts run from a one-file
- * CommonJS bundle of main.ts through a V8 code cache made by the first run that did its work
- * (main-from-code-cache.ts): most of a short run is otherwise spent compiling
- * @kubernetes/client-node. Everything else (help, serve, simulate, completion), and any run whose
- * bundle cannot be read, runs main.ts from the ES module bundle, whose subcommands load lazily.
- * Either way the same main runs; the choice only changes how fast it starts.
+ * dist/src/cli/isvc-doctor.js, its subcommands in chunks loaded only when they run). Node keeps the
+ * compiled code of every module loaded after `module.enableCompileCache()` in the CLI's cache
+ * folder (`…/isvc-doctor/compile-cache/`), so a run after the first one skips compiling
+ * @kubernetes/client-node and the diagnosis; the rest loads after that call, through import().
  */
-import { usesCodeCache } from './code-cached-commands.js';
-import type { CodeCachedScript } from './code-cached-script.js';
-import { mainFromCodeCache } from './main-from-code-cache.js';
-import { runBin, type Main } from './run-bin.js';
+import module from 'node:module';
+import path from 'node:path';
+import { cliCacheDirOf } from '../core/cli-cache-dir.js';
 
-let script: CodeCachedScript<{ main: Main }> | undefined;
-
-async function load(args: string[]): Promise<Main> {
-  if (usesCodeCache(args)) script = mainFromCodeCache(args[0]!);
-  return script?.exports.main ?? (await import('./main.js')).main;
-}
-
-// exit statuses 0 and 1 mean the command did its work (2-4: it stopped early and compiled little)
-runBin(load, (code) => {
-  if (code <= 1) script?.saveCache();
-});
+const cacheDir = cliCacheDirOf(process.env);
+if (cacheDir) module.enableCompileCache(path.join(cacheDir, 'compile-cache'));
+const { runBin } = await import('./run-bin.js');
+runBin(async () => (await import('./main.js')).main);

@@ -12,7 +12,7 @@ export interface CliCommand {
   /** The form, without "usage: ". Every flag the command takes appears in it (completion reads them here). */
   usage: string;
   /** One line: what the command does (`isvc-doctor --help`, completion descriptions). */
-  summary?: string;
+  summary: string;
   /** `[flag, meaning]` pairs that `isvc-doctor help NAME` prints. */
   flags?: ReadonlyArray<readonly [string, string]>;
   load(): Promise<CliRun>;
@@ -20,7 +20,7 @@ export interface CliCommand {
 
 const CLUSTER_FLAGS = [
   ['--snapshot DIR', 'read the cluster from a snapshot folder (docs/snapshot-format.md) instead of a live cluster'],
-  ['--kubeconfig FILE', 'the kubeconfig to use (default: KUBECONFIG, ~/.kube/config, or the pod\'s service account)'],
+  ['--kubeconfig FILE', "the kubeconfig to use (default: KUBECONFIG, ~/.kube/config, or the pod's service account)"],
   ['--context CTX', 'the kubeconfig context to use (default: its current-context)'],
   ['--config FILE', 'a config file whose diagnosis: section (links, knativeNamespace) and remediation.maxMemory apply'],
 ] as const;
@@ -28,11 +28,14 @@ const CLUSTER_FLAGS = [
 export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: 'diagnose',
-    usage: 'isvc-doctor diagnose NAME [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json|yaml] [--config FILE]',
-    summary: 'why an InferenceService is not ready: the root cause first, the evidence, the next step',
+    usage:
+      'isvc-doctor diagnose NAME [-n NAMESPACE] [--kind llmisvc|isvc] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json|yaml] [--config FILE]',
+    summary:
+      'why an InferenceService or LLMInferenceService is not ready: the root cause first, the evidence, the next step',
     flags: [
-      ['NAME', 'the InferenceService (NAMESPACE/NAME also works)'],
+      ['NAME', 'the InferenceService or LLMInferenceService (NAMESPACE/NAME also works)'],
       ['-n, --namespace NAMESPACE', "its namespace (default: the kubeconfig context's namespace, else default)"],
+      ['--kind llmisvc|isvc', 'which kind NAME means when both exist (default: the InferenceService)'],
       ['-o, --output text|json|yaml', 'text for a person (default); json or yaml: one object (docs/cli.md)'],
       ...CLUSTER_FLAGS,
     ],
@@ -40,10 +43,14 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'status',
-    usage: 'isvc-doctor status [-n NAMESPACE | -A] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json|yaml] [--config FILE]',
+    usage:
+      'isvc-doctor status [-n NAMESPACE | -A] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [-o text|json|yaml] [--config FILE]',
     summary: 'the InferenceServices of a namespace (or all), Ready or not, with the root cause of those that are not',
     flags: [
-      ['-n, --namespace NAMESPACE', "the namespace to list (default: the kubeconfig context's namespace, else default)"],
+      [
+        '-n, --namespace NAMESPACE',
+        "the namespace to list (default: the kubeconfig context's namespace, else default)",
+      ],
       ['-A, --all-namespaces', 'list every namespace'],
       ['-o, --output text|json|yaml', 'a table (default); json or yaml: {items: [...]}'],
       ...CLUSTER_FLAGS,
@@ -59,6 +66,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: 'signatures',
     usage: 'isvc-doctor signatures test [FILE...]',
+    summary:
+      "test signature files (a team's, else the shipped ones): each entry's sample must match it (docs/signatures.md)",
     load: async () => (await import('./signatures-command.js')).runSignaturesCommand,
   },
   {
@@ -76,6 +85,20 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       ['--snapshot DIR ...', 'the clusters to start from (default: the bundled scenarios)'],
     ],
     load: async () => (await import('./playground-command.js')).runPlaygroundCommand,
+  },
+  {
+    name: 'mcp',
+    usage: 'isvc-doctor mcp [-n NAMESPACE] [--snapshot DIR | --kubeconfig FILE [--context CTX]] [--config FILE]',
+    summary:
+      "the Model Context Protocol over stdio: an AI assistant's tools to diagnose, list and explain (docs/mcp.md)",
+    flags: [
+      [
+        '-n, --namespace NAMESPACE',
+        "the tools' namespace when a call names none (default: the context's, else default)",
+      ],
+      ...CLUSTER_FLAGS,
+    ],
+    load: async () => (await import('./mcp-command.js')).runMcpCommand,
   },
   {
     name: 'completion',

@@ -49,12 +49,20 @@ export interface OpenCluster {
 
 /** Checks the cluster flags against each other and the file system (before anything starts). */
 export function checkClusterFlags(values: ClusterFlags): ClusterFlags {
-  if (values.snapshot && (values.kubeconfig || values.context)) throw new UsageError(`use either --snapshot or --kubeconfig/--context, not both`);
-  if (values.snapshot && !existsSync(values.snapshot)) throw new UsageError(`snapshot folder ${values.snapshot} does not exist`);
-  if (values.kubeconfig && !existsSync(values.kubeconfig)) throw new UsageError(`kubeconfig ${values.kubeconfig} does not exist`);
+  if (values.snapshot && (values.kubeconfig || values.context))
+    throw new UsageError(`use either --snapshot or --kubeconfig/--context, not both`);
+  if (values.snapshot && !existsSync(values.snapshot))
+    throw new UsageError(`snapshot folder ${values.snapshot} does not exist`);
+  if (values.kubeconfig && !existsSync(values.kubeconfig))
+    throw new UsageError(`kubeconfig ${values.kubeconfig} does not exist`);
   if (values.config && !existsSync(values.config)) throw new UsageError(`config file ${values.config} does not exist`);
   const { snapshot, kubeconfig, context, config } = values;
-  return { ...(snapshot ? { snapshot } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(config ? { config } : {}) };
+  return {
+    ...(snapshot ? { snapshot } : {}),
+    ...(kubeconfig ? { kubeconfig } : {}),
+    ...(context ? { context } : {}),
+    ...(config ? { config } : {}),
+  };
 }
 
 export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
@@ -64,12 +72,22 @@ export async function openCluster(flags: ClusterFlags): Promise<OpenCluster> {
   const limits: KubeRequestLimits = file ? kubeLimitsFrom(file.raw, file.path) : { ...DEFAULT_KUBE_REQUEST_LIMITS };
   if (flags.snapshot) {
     // the simulator and the snapshot reader load only for --snapshot: a kubeconfig's diagnosis starts without them
-    const [{ loadSnapshot }, { startSimulator }] = await Promise.all([import('../snapshot/load-snapshot.js'), import('../simulator/simulator.js')]);
+    const [{ loadSnapshot }, { startSimulator }] = await Promise.all([
+      import('../snapshot/load-snapshot.js'),
+      import('../simulator/simulator.js'),
+    ]);
     const snapshot = await loadSnapshot(flags.snapshot);
-    if (!flags.config && snapshot.config !== undefined) config = diagnosisConfigFrom(snapshot.config, path.join(flags.snapshot, 'config.yaml'));
+    if (!flags.config && snapshot.config !== undefined)
+      config = diagnosisConfigFrom(snapshot.config, path.join(flags.snapshot, 'config.yaml'));
     const signatures = signaturesOf(config);
     const simulator = await startSimulator({ snapshot, port: 0 });
-    return { kubeConfig: limitRequests(kubeConfigForServer(simulator.url), limits), defaultNamespace: 'default', config, signatures, close: () => simulator.close() };
+    return {
+      kubeConfig: limitRequests(kubeConfigForServer(simulator.url), limits),
+      defaultNamespace: 'default',
+      config,
+      signatures,
+      close: () => simulator.close(),
+    };
   }
   const signatures = signaturesOf(config);
   const kubeConfig = limitRequests(cliKubeConfig(flags), limits);
@@ -99,27 +117,42 @@ export function cliKubeConfig(flags: Pick<ClusterFlags, 'kubeconfig' | 'context'
     throw new UsageError(`cannot load the kubeconfig: ${firstLine(error)}`);
   }
   if (!flags.kubeconfig && isFallback(kc)) {
-    throw new UsageError('no kubeconfig: KUBECONFIG is unset, ~/.kube/config does not exist and this is not a pod; pass --kubeconfig FILE (or --snapshot DIR)');
+    throw new UsageError(
+      'no kubeconfig: KUBECONFIG is unset, ~/.kube/config does not exist and this is not a pod; pass --kubeconfig FILE (or --snapshot DIR)',
+    );
   }
   const source = flags.kubeconfig ?? 'the kubeconfig';
   if (flags.context) {
     if (!kc.getContextObject(flags.context)) {
       const known = kc.getContexts().map((c) => c.name);
-      throw new UsageError(`context "${flags.context}" does not exist in ${source}${known.length ? ` (its contexts: ${known.join(', ')})` : ''}`);
+      throw new UsageError(
+        `context "${flags.context}" does not exist in ${source}${known.length ? ` (its contexts: ${known.join(', ')})` : ''}`,
+      );
     }
     kc.setCurrentContext(flags.context);
   }
   const current = kc.getCurrentContext();
   const context = kc.getContextObject(current);
-  if (!context) throw new UsageError(current ? `the current context "${current}" does not exist in ${source}` : `${source} has no current context: pass --context`);
-  if (!kc.getCurrentCluster()) throw new UsageError(`context "${current}" names cluster "${context.cluster}", which ${source} does not have`);
+  if (!context)
+    throw new UsageError(
+      current
+        ? `the current context "${current}" does not exist in ${source}`
+        : `${source} has no current context: pass --context`,
+    );
+  if (!kc.getCurrentCluster())
+    throw new UsageError(`context "${current}" names cluster "${context.cluster}", which ${source} does not have`);
   return kc;
 }
 
 /** client-node's stand-in when it finds no kubeconfig at all: one cluster "cluster" at http://localhost:8080. */
 function isFallback(kc: KubeConfig): boolean {
   const [cluster, ...others] = kc.getClusters();
-  return others.length === 0 && cluster?.name === 'cluster' && cluster.server === 'http://localhost:8080' && kc.getCurrentContext() === 'loaded-context';
+  return (
+    others.length === 0 &&
+    cluster?.name === 'cluster' &&
+    cluster.server === 'http://localhost:8080' &&
+    kc.getCurrentContext() === 'loaded-context'
+  );
 }
 
 function firstLine(error: unknown): string {
@@ -131,6 +164,8 @@ function readConfigFile(file: string): { raw: unknown; path: string } {
     return { raw: parseYaml(readFileSync(file, 'utf8')), path: file };
   } catch (error) {
     const e = error as { linePos?: Array<{ line: number }>; message: string };
-    throw new UsageError(`${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+    throw new UsageError(
+      `${file}${e.linePos?.[0] ? `:${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    );
   }
 }

@@ -34,7 +34,9 @@ export async function completeWords(args: string[]): Promise<string> {
   } catch {
     result = { candidates: [], directive: DIRECTIVE.noFileComp };
   }
-  const lines = result.candidates.filter(([value]) => value.startsWith(current)).map(([value, description]) => (description ? `${value}\t${description}` : value));
+  const lines = result.candidates
+    .filter(([value]) => value.startsWith(current))
+    .map(([value, description]) => (description ? `${value}\t${description}` : value));
   return `${[...lines, `:${result.directive}`].join('\n')}\n`;
 }
 
@@ -44,7 +46,9 @@ const words = (candidates: Candidate[]): Completion => ({ candidates, directive:
 async function complete(before: string[], current: string): Promise<Completion> {
   const commands = CLI_COMMANDS.map((c): Candidate => [c.name, c.summary]);
   if (before.length === 0) {
-    return words(current.startsWith('-') ? [['--help'], ['--version']] : [...commands, ['help', 'help about a command']]);
+    return words(
+      current.startsWith('-') ? [['--help'], ['--version']] : [...commands, ['help', 'help about a command']],
+    );
   }
   const [name, ...rest] = before as [string, ...string[]];
   if (name === 'help') return rest.length === 0 ? words(commands) : none();
@@ -55,7 +59,11 @@ async function complete(before: string[], current: string): Promise<Completion> 
   if (previous?.value) return completeValue(previous.value, flagValues(rest, flags));
   if (current.startsWith('-')) {
     const used = new Set(rest);
-    return words(flags.filter((f) => !f.names.some((n) => used.has(n))).flatMap((f) => f.names.map((n): Candidate => [n, f.description])));
+    return words(
+      flags
+        .filter((f) => !f.names.some((n) => used.has(n)))
+        .flatMap((f) => f.names.map((n): Candidate => [n, f.description])),
+    );
   }
   const positional = usageSpec(command.usage).positionals[positionalsIn(rest, flags)];
   if (positional === undefined) return none();
@@ -66,7 +74,10 @@ async function complete(before: string[], current: string): Promise<Completion> 
 
 /** A command's flags: those of its usage line, with the long forms and meanings of its help. */
 function flagsOf(command: CliCommand): FlagSpec[] {
-  const specs: FlagSpec[] = usageSpec(command.usage).flags.map((f) => ({ names: [f.flag], ...(f.value ? { value: f.value } : {}) }));
+  const specs: FlagSpec[] = usageSpec(command.usage).flags.map((f) => ({
+    names: [f.flag],
+    ...(f.value ? { value: f.value } : {}),
+  }));
   for (const [form, meaning] of command.flags ?? []) {
     const names = form.split(/,?\s+/).filter((w) => w.startsWith('-'));
     const spec = specs.find((s) => s.names.some((n) => names.includes(n)));
@@ -105,7 +116,12 @@ async function completeValue(placeholder: string, given: Map<string, string>): P
   if (placeholder.includes('|')) return words(placeholder.split('|').map((v) => [v]));
   if (placeholder === 'DIR') return { candidates: [], directive: DIRECTIVE.filterDirs };
   if (placeholder === 'FILE') return { candidates: [], directive: DIRECTIVE.default };
-  if (placeholder === 'CTX') return words((await contextsOf(given.get('--kubeconfig'))).map((c) => [c.name, c.namespace ? `namespace ${c.namespace}` : undefined] as const));
+  if (placeholder === 'CTX')
+    return words(
+      (await contextsOf(given.get('--kubeconfig'))).map(
+        (c) => [c.name, c.namespace ? `namespace ${c.namespace}` : undefined] as const,
+      ),
+    );
   if (placeholder === 'NAMESPACE') return words((await namespaceNames(given)).map((n) => [n]));
   return none();
 }
@@ -125,7 +141,8 @@ async function kubeConfigOf(given: Map<string, string>) {
 }
 
 async function namespaceNames(given: Map<string, string>): Promise<string[]> {
-  if (given.has('--snapshot')) return [...new Set((await snapshotServices(given.get('--snapshot')!)).map((o) => o.namespace))];
+  if (given.has('--snapshot'))
+    return [...new Set((await snapshotServices(given.get('--snapshot')!)).map((o) => o.namespace))];
   const { makeKubeClients } = await import('../kube/client.js');
   const api = makeKubeClients(await kubeConfigOf(given)).core;
   const list = await withDeadline(api.listNamespace());
@@ -135,24 +152,39 @@ async function namespaceNames(given: Map<string, string>): Promise<string[]> {
 /** The InferenceServices of the namespace the words name (-n, else the context's), from the snapshot or the cluster. */
 async function serviceNames(given: Map<string, string>): Promise<string[]> {
   const snapshot = given.get('--snapshot');
-  if (snapshot) return (await snapshotServices(snapshot)).filter((o) => o.namespace === (given.get('-n') ?? 'default')).map((o) => o.name);
+  if (snapshot)
+    return (await snapshotServices(snapshot))
+      .filter((o) => o.namespace === (given.get('-n') ?? 'default'))
+      .map((o) => o.name);
   const { openCluster } = await import('./cluster-source.js');
   const { listIsvcStatus } = await import('../diagnosis/list-isvc-status.js');
   const kubeconfig = given.get('--kubeconfig');
   const context = given.get('--context');
   const cluster = await openCluster({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}) });
-  return (await withDeadline(listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace))).map((s) => s.name);
+  return (await withDeadline(listIsvcStatus(cluster.kubeConfig, given.get('-n') ?? cluster.defaultNamespace))).map(
+    (s) => s.name,
+  );
 }
 
 async function snapshotServices(dir: string): Promise<Array<{ namespace: string; name: string }>> {
   const { loadSnapshot } = await import('../snapshot/load-snapshot.js');
-  const objects = (await loadSnapshot(dir)).objects as Array<{ kind?: string; metadata?: { name?: string; namespace?: string } }>;
-  return objects.filter((o) => o.kind === 'InferenceService' && o.metadata?.name).map((o) => ({ namespace: o.metadata!.namespace ?? 'default', name: o.metadata!.name! }));
+  const objects = (await loadSnapshot(dir)).objects as Array<{
+    kind?: string;
+    metadata?: { name?: string; namespace?: string };
+  }>;
+  return objects
+    .filter((o) => o.kind === 'InferenceService' && o.metadata?.name)
+    .map((o) => ({ namespace: o.metadata!.namespace ?? 'default', name: o.metadata!.name! }));
 }
 
 /** How long a completion waits for the cluster (config.ts: 3 s unless ISVC_DOCTOR_COMPLETION_TIMEOUT_MS; loading the modules is not counted: a cold start on a busy machine is not an unresponsive cluster). */
 async function withDeadline<T>(p: Promise<T>): Promise<T> {
   const { completionTimeoutMs } = await import('../config.js');
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), completionTimeoutMs())))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), completionTimeoutMs())),
+    ),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -66,10 +66,17 @@ fi
 
 export const COMPLETION_SCRIPTS: Record<string, string> = { bash: BASH, zsh: ZSH };
 
-export async function runCompletionCommand(argv: string[], io: Pick<CliIo, 'stdout'> = { stdout: process.stdout }): Promise<number> {
+export async function runCompletionCommand(
+  argv: string[],
+  io: Pick<CliIo, 'stdout'> = { stdout: process.stdout },
+): Promise<number> {
   const [shell, ...extra] = argv;
-  const script = shell !== undefined && Object.hasOwn(COMPLETION_SCRIPTS, shell) ? COMPLETION_SCRIPTS[shell] : undefined;
-  if (!script || extra.length > 0) throw new UsageError(`${shell === undefined ? 'missing the shell' : extra.length > 0 ? `unexpected "${extra[0]}"` : `no completion for shell "${shell}"`}: bash or zsh\n${usageOf('completion')}`);
+  const script =
+    shell !== undefined && Object.hasOwn(COMPLETION_SCRIPTS, shell) ? COMPLETION_SCRIPTS[shell] : undefined;
+  if (!script || extra.length > 0)
+    throw new UsageError(
+      `${shell === undefined ? 'missing the shell' : extra.length > 0 ? `unexpected "${extra[0]}"` : `no completion for shell "${shell}"`}: bash or zsh\n${usageOf('completion')}`,
+    );
   io.stdout.write(script);
   return 0;
 }

@@ -35,7 +35,9 @@ Exit status: 0 nothing wrong, 1 an error finding (diagnose) or a service not Rea
 
 function commandHelp(c: CliCommand): string {
   const width = Math.max(0, ...(c.flags ?? []).map(([f]) => f.length)) + 2;
-  const flags = c.flags?.length ? `\n${c.flags.map(([f, meaning]) => `  ${f.padEnd(width)}${meaning}`).join('\n')}\n` : '';
+  const flags = c.flags?.length
+    ? `\n${c.flags.map(([f, meaning]) => `  ${f.padEnd(width)}${meaning}`).join('\n')}\n`
+    : '';
   return `${c.summary ? `${c.summary}\n\n` : ''}usage: ${c.usage}\n${flags}`;
 }
 
@@ -54,7 +56,11 @@ function exitStatusOf(error: unknown): number {
 
 const wantsHelp = (args: string[]) => args.some((a) => a === '-h' || a === '--help');
 
-export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }, options: MainOptions = {}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+  options: MainOptions = {},
+): Promise<number> {
   const program = options.program ?? PROGRAM;
   const [name, ...rest] = argv;
   if (name === undefined) {
@@ -74,7 +80,9 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
     const topic = name === 'help' ? rest[0] : undefined;
     const command = topic === undefined ? undefined : commandNamed(topic);
     if (topic !== undefined && !command) {
-      io.stderr.write(`${program}: unknown command "${topic}"; the commands: ${CLI_COMMANDS.map((c) => c.name).join(', ')}\n`);
+      io.stderr.write(
+        `${program}: unknown command "${topic}"; the commands: ${CLI_COMMANDS.map((c) => c.name).join(', ')}\n`,
+      );
       return 2;
     }
     io.stdout.write(asCalled(command ? commandHelp(command) : overview(), program));

@@ -8,6 +8,8 @@ export function parseFlags<O extends Options>(argv: string[], options: O, usage:
   try {
     return parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+    // Node's parser adds advice on positionals that start with '-' (no name here does): its first sentence is the problem
+    const first = (error as Error).message.replace(/\. To specify a positional argument [^\n]*/, '').split('\n')[0];
+    throw new UsageError(`${first}\n${usage}`);
   }
 }

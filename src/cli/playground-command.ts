@@ -17,7 +17,9 @@ export async function runPlaygroundCommand(argv: string[]): Promise<number> {
     flags = parseFlags(argv);
   } catch (error) {
     if ((error as Error).message === 'help') {
-      process.stdout.write(`${USAGE}\n(default port 8080, or any free one when 8080 is taken; --port 0: any free port)\n`);
+      process.stdout.write(
+        `${USAGE}\n(default port 8080, or any free one when 8080 is taken; --port 0: any free port)\n`,
+      );
       return 0;
     }
     process.stderr.write(`isvc-doctor playground: ${(error as Error).message}\n${USAGE}\n`);
@@ -25,14 +27,22 @@ export async function runPlaygroundCommand(argv: string[]): Promise<number> {
   }
   let playground: RunningPlayground;
   try {
-    playground = await startPlayground({ ...(flags.port !== undefined ? { port: flags.port } : {}), snapshots: flags.snapshots, log: (line) => void process.stderr.write(`${line}\n`) });
+    playground = await startPlayground({
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      snapshots: flags.snapshots,
+      log: (line) => void process.stderr.write(`${line}\n`),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     process.stderr.write(`isvc-doctor playground: ${message}\n`);
     return error instanceof SnapshotError || error instanceof RedisMissingError ? 2 : 1;
   }
   process.stdout.write(`playground: ${playground.url}\n`);
-  void playground.crashed.then((why) => process.stderr.write(`isvc-doctor playground: ${why}; the page shows it too. Ctrl-C stops the rest; start again to get it back\n`));
+  void playground.crashed.then((why) =>
+    process.stderr.write(
+      `isvc-doctor playground: ${why}; the page shows it too. Ctrl-C stops the rest; start again to get it back\n`,
+    ),
+  );
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
   });
@@ -41,7 +51,16 @@ export async function runPlaygroundCommand(argv: string[]): Promise<number> {
 }
 
 function parseFlags(argv: string[]): { port?: number; snapshots: string[] } {
-  const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { port: { type: 'string' }, snapshot: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      snapshot: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) throw new Error('help');
   if (values.port === undefined) return { snapshots: values.snapshot ?? [] };
   const port = Number(values.port);

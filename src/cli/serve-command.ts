@@ -4,7 +4,7 @@
  * (exit 2); a Slack token that auth.test refuses also stops it (exit 1).
  */
 import { SERVE_ROLES as ROLES, type ServeRole } from '../app/roles.js';
-import { startServe } from '../app/serve.js';
+import { startServe, type RunningServe } from '../app/serve.js';
 import { SlackStartError } from '../bot/slack-start-error.js';
 import { installProcessGuards } from '../bot/process-guards.js';
 import { createLogger } from '../core/logger.js';
@@ -22,7 +22,9 @@ function parseArgs(argv: string[]): { config?: string; role: ServeRole; cluster?
   let role: ServeRole = 'all';
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === '--config' || flag === '-c') {
       config = value();
@@ -51,7 +53,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     process.stderr.write(`isvc-doctor serve: ${args}\n${USAGE}\n`);
     return 2;
   }
-  let bot;
+  let bot: RunningServe;
   let shutdownTimeoutMs = 30_000;
   try {
     const config = loadConfig({ file: args.config ?? null });

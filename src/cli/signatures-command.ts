@@ -5,6 +5,7 @@
  * otherwise. Without FILE, tests the shipped signatures.
  */
 import { shippedSignatures, signatureCatalog } from '../signatures/load-signatures.js';
+import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { SignatureError } from '../signatures/signature-error.js';
 import { testSignatures } from '../signatures/test-signatures.js';
 import { usageOf } from './cli-commands.js';
@@ -15,10 +16,11 @@ const SIGNATURES_USAGE = usageOf('signatures');
 
 export async function runSignaturesCommand(argv: string[], io: Pick<CliIo, 'stdout'>): Promise<number> {
   const [verb, ...files] = argv;
-  if (verb !== 'test') throw new UsageError(verb ? `unknown signatures command "${verb}"\n${SIGNATURES_USAGE}` : SIGNATURES_USAGE);
+  if (verb !== 'test')
+    throw new UsageError(verb ? `unknown signatures command "${verb}"\n${SIGNATURES_USAGE}` : SIGNATURES_USAGE);
   const flag = files.find((f) => f.startsWith('-'));
   if (flag) throw new UsageError(`unknown flag ${flag}\n${SIGNATURES_USAGE}`);
-  let catalog;
+  let catalog: SignatureCatalog;
   try {
     catalog = files.length ? signatureCatalog(files) : shippedSignatures();
   } catch (error) {
@@ -27,7 +29,8 @@ export async function runSignaturesCommand(argv: string[], io: Pick<CliIo, 'stdo
   }
   const tested = files.length ? catalog.entries.filter((e) => files.includes(e.file)) : catalog.entries;
   const results = testSignatures(catalog, tested);
-  for (const r of results) io.stdout.write(r.problems.length ? `FAIL ${r.id} (${r.file}): ${r.problems.join('; ')}\n` : `ok   ${r.id}\n`);
+  for (const r of results)
+    io.stdout.write(r.problems.length ? `FAIL ${r.id} (${r.file}): ${r.problems.join('; ')}\n` : `ok   ${r.id}\n`);
   const failed = results.filter((r) => r.problems.length).length;
   io.stdout.write(`${results.length - failed} of ${results.length} signatures pass\n`);
   return failed ? 1 : 0;

@@ -36,7 +36,12 @@ export async function runSimulateCommand(argv: string[]): Promise<number> {
     const log = flags.requestLog;
     if (log) writeFileSync(log, '');
     const onRequest = log ? (r: object) => appendFileSync(log, `${JSON.stringify(r)}\n`) : undefined;
-    const simulator = await startSimulator({ snapshot, port: flags.port, latencyMs: flags.latencyMs, ...(onRequest ? { onRequest } : {}) });
+    const simulator = await startSimulator({
+      snapshot,
+      port: flags.port,
+      latencyMs: flags.latencyMs,
+      ...(onRequest ? { onRequest } : {}),
+    });
     if (flags.kubeconfigOut) await simulator.writeKubeconfig(flags.kubeconfigOut);
     process.stdout.write(`listening on ${simulator.url}\n`);
     await untilStopped();
@@ -56,7 +61,13 @@ function parseFlags(argv: string[]): SimulateFlags {
       args,
       strict: true,
       allowPositionals: false,
-      options: { snapshot: { type: 'string' }, port: { type: 'string' }, latency: { type: 'string' }, 'kubeconfig-out': { type: 'string' }, 'request-log': { type: 'string' } },
+      options: {
+        snapshot: { type: 'string' },
+        port: { type: 'string' },
+        latency: { type: 'string' },
+        'kubeconfig-out': { type: 'string' },
+        'request-log': { type: 'string' },
+      },
     }));
   } catch (error) {
     throw new UsageError(oneLine(error));
@@ -66,13 +77,20 @@ function parseFlags(argv: string[]): SimulateFlags {
   const latencyMs = count(values.latency, '--latency', 600_000);
   const kubeconfigOut = typeof values['kubeconfig-out'] === 'string' ? values['kubeconfig-out'] : undefined;
   const requestLog = typeof values['request-log'] === 'string' ? values['request-log'] : undefined;
-  return { snapshot: values.snapshot, port, latencyMs, ...(kubeconfigOut ? { kubeconfigOut } : {}), ...(requestLog ? { requestLog } : {}) };
+  return {
+    snapshot: values.snapshot,
+    port,
+    latencyMs,
+    ...(kubeconfigOut ? { kubeconfigOut } : {}),
+    ...(requestLog ? { requestLog } : {}),
+  };
 }
 
 function count(raw: string | boolean | undefined, flag: string, max: number): number {
   if (raw === undefined) return 0;
   const value = Number(raw);
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}`);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value > max)
+    throw new UsageError(`${flag} must be a whole number from 0 to ${max}`);
   return value;
 }
 

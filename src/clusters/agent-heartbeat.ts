@@ -65,7 +65,13 @@ export function startHeartbeat(redis: Redis, keyPrefix: string, options: Heartbe
   // the first beat waits for the connection (a producer connection refuses commands until it is up)
   const first = async () => {
     for (let i = 0; i < 50; i += 1) {
-      if (await write().then(() => true, () => false)) return;
+      if (
+        await write().then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 100));
     }
     await beat();
@@ -79,7 +85,12 @@ export function startHeartbeat(redis: Redis, keyPrefix: string, options: Heartbe
   };
 }
 
-export async function readAgentHealth(redis: Redis, keyPrefix: string, staleAfterMs: number, now = Date.now()): Promise<AgentHealth> {
+export async function readAgentHealth(
+  redis: Redis,
+  keyPrefix: string,
+  staleAfterMs: number,
+  now = Date.now(),
+): Promise<AgentHealth> {
   const key = agentsKey(keyPrefix);
   const raw = await redis.hgetall(key);
   const beats: AgentBeat[] = [];
@@ -97,5 +108,10 @@ export async function readAgentHealth(redis: Redis, keyPrefix: string, staleAfte
   const live = beats.filter((b) => b.stoppedAt === undefined && now - b.at <= staleAfterMs);
   const newest = [...beats].sort((a, b) => b.at - a.at)[0] ?? null;
   const shown = [...live].sort((a, b) => b.at - a.at)[0] ?? newest;
-  return { live: live.length > 0, lastSeenAt: newest?.at ?? null, version: shown?.version ?? null, agents: live.length };
+  return {
+    live: live.length > 0,
+    lastSeenAt: newest?.at ?? null,
+    version: shown?.version ?? null,
+    agents: live.length,
+  };
 }

@@ -14,15 +14,20 @@ export function withClusterName(message: SlackMessage, cluster: string): SlackMe
   const text = message.text.startsWith(`[${cluster}] `) ? message.text : `[${cluster}] ${message.text}`;
   const blocks = message.blocks ?? [];
   if (blocks.length === 0 || blocks.length >= MAX_BLOCKS) return { ...message, text };
-  const line: ContextBlock = { type: 'context', elements: [{ type: 'mrkdwn', text: `:globe_with_meridians: cluster *${cluster}*` }] };
+  const line: ContextBlock = {
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: `:globe_with_meridians: cluster *${cluster}*` }],
+  };
   return { ...message, text, blocks: [...blocks, line] };
 }
 
 export function clusterNamedPoster(poster: SlackPoster, cluster: string): SlackPoster {
   return {
-    post: (channel, message, threadTs) => poster.post(channel, withClusterName(message, cluster), threadTs),
+    post: (channel, message, threadTs, options) =>
+      poster.post(channel, withClusterName(message, cluster), threadTs, options),
     update: (channel, ts, message) => poster.update(channel, ts, withClusterName(message, cluster)),
-    ephemeral: (channel, user, message, threadTs) => poster.ephemeral(channel, user, withClusterName(message, cluster), threadTs),
+    ephemeral: (channel, user, message, threadTs) =>
+      poster.ephemeral(channel, user, withClusterName(message, cluster), threadTs),
     ...(poster.delete ? { delete: poster.delete.bind(poster) } : {}),
   };
 }
@@ -34,8 +39,9 @@ export function clusterNamedIn(message: object | undefined): string | null {
   for (const b of blocks) {
     if (b.type !== 'context') continue;
     for (const e of b.elements ?? []) {
-      const m = typeof e.text === 'string' ? /^:globe_with_meridians: cluster \*([a-z0-9-]{1,40})\*$/.exec(e.text) : null;
-      if (m) return m[1]!;
+      const m =
+        typeof e.text === 'string' ? /^:globe_with_meridians: cluster \*([a-z0-9-]{1,40})\*$/.exec(e.text) : null;
+      if (m?.[1]) return m[1];
     }
   }
   return null;

@@ -6,14 +6,14 @@
  */
 import { clusterForChannel, type AppConfig } from '../config.js';
 import type { MuteStore } from '../incidents/mute-store.js';
-import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { ClusterJobQueue } from '../queue/cluster-job-queue.js';
 import type { RequestDeps } from '../queue/request-diagnosis.js';
 import { readAgentHealth, type AgentHealth } from './agent-heartbeat.js';
 
 /** What a command for one cluster uses: that cluster's queue, its messages' notifier (naming the cluster) and its mutes. */
 export interface ClusterCommandDeps {
   diagnoses: RequestDeps;
-  queue: DiagnosisQueue;
+  queue: ClusterJobQueue;
   mutes?: MuteStore;
 }
 
@@ -39,14 +39,19 @@ export interface ClusterPart extends ClusterCommandDeps {
   keyPrefix: string;
 }
 
-export function clusterRoutes(config: Pick<AppConfig, 'clusters' | 'defaultCluster' | 'agents'>, parts: ReadonlyMap<string, ClusterPart>, now: () => number = Date.now): ClusterRoutes {
+export function clusterRoutes(
+  config: Pick<AppConfig, 'clusters' | 'defaultCluster' | 'agents'>,
+  parts: ReadonlyMap<string, ClusterPart>,
+  now: () => number = Date.now,
+): ClusterRoutes {
   const names = Object.keys(config.clusters ?? {});
   const part = (name: string) => {
     const p = parts.get(name);
     if (!p) throw new Error(`no such cluster: ${name}`);
     return p;
   };
-  const health = (name: string) => readAgentHealth(part(name).queue.connection, part(name).keyPrefix, config.agents.staleAfterMs, now());
+  const health = (name: string) =>
+    readAgentHealth(part(name).queue.connection, part(name).keyPrefix, config.agents.staleAfterMs, now());
   return {
     names,
     defaultFor: (channel) => clusterForChannel(config, channel),

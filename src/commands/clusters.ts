@@ -3,9 +3,11 @@ import { command } from './command.js';
 
 export const clusters = command<null>({
   name: 'clusters',
-  usage: "`/isvc clusters` — the clusters this bot serves, their agents' last heartbeat and version (`--cluster NAME` on a command picks one)",
+  usage:
+    "`/isvc clusters` — the clusters this bot serves, their agents' last heartbeat and version (`--cluster NAME` on a command picks one)",
   parse(args) {
-    if (args.positionals.length > 0) return { problem: `clusters takes no arguments (got "${args.positionals[0]!.slice(0, 40)}").` };
+    if (args.positionals.length > 0)
+      return { problem: `clusters takes no arguments (got "${args.positionals[0]!.slice(0, 40)}").` };
     return null;
   },
   async run(_input, ctx) {

@@ -9,7 +9,8 @@ import type { Logger } from '../core/logger.js';
 import type { TargetRef } from '../core/target-ref.js';
 import type { ClusterListing, ClusterRoutes } from '../clusters/cluster-routes.js';
 import type { MuteStore } from '../incidents/mute-store.js';
-import type { DiagnosisQueue } from '../queue/diagnosis-queue.js';
+import type { ClusterJobQueue } from '../queue/cluster-job-queue.js';
+import type { CommandFailure } from '../queue/command-failure.js';
 import type { RequestDeps } from '../queue/request-diagnosis.js';
 import type { RemediationDeps } from '../remediation/remediation-deps.js';
 import type { SplitArgs } from './split-args.js';
@@ -27,19 +28,25 @@ export type CommandReply =
   | { kind: 'failed'; target: TargetRef | null; code: string; command?: string; namespace?: string }
   /** Multi-cluster: the cluster has no live agent (since: its last heartbeat, null: never). */
   | { kind: 'no-agent'; cluster: string; since: number | null }
-  | { kind: 'clusters'; clusters: ClusterListing[] | null };
+  | { kind: 'clusters'; clusters: ClusterListing[] | null }
+  /** The command is at work (reading the cluster, or queued for a worker that will): `text` as asked, without `/isvc`. */
+  | { kind: 'working'; text: string }
+  /** The command ended without its answer: why (an API fault or a code), what was tried, when to ask again. */
+  | { kind: 'command-failed'; failure: CommandFailure };
 
 export interface CommandDeps {
   config: Pick<AppConfig, 'namespaces'>;
   /** The diagnosis producer and the notifier of its messages. */
   diagnoses: RequestDeps;
-  queue: DiagnosisQueue;
+  queue: ClusterJobQueue;
   /** Absent: remediations are off on this bot. */
   remediation?: RemediationDeps;
   /** Absent: automatic incidents are off on this bot. */
   mutes?: MuteStore;
   metrics: { commandReceived(subcommand: string, outcome: string): void };
   logger: Logger;
+  /** The cluster these deps read (named when a command gets no answer from its API); absent: not named. */
+  clusterName?: string;
   /** Multi-cluster web process: where each cluster's commands go (absent: one cluster, the deps above). */
   clusters?: ClusterRoutes;
 }
@@ -50,8 +57,12 @@ export interface CommandContext {
   user: string;
   /** Set when asked inside a thread: the answers go there. */
   threadTs?: string;
+  /** Run by a button: the message that carries it (a rollout message shows the change it asked for). */
+  clickedTs?: string;
   /** The Slack request that asked (carried into the jobs it queues). */
   requestId?: string;
+  /** The asker was already told the command is at work (a command forwarded to a cluster's agent). */
+  progressShown?: boolean;
   /** Every command's usage line, in registry order (for help). */
   usage: readonly string[];
   /** Answers only the asker. */
@@ -76,11 +87,18 @@ export interface Command<I> {
    * `store`: it only uses the cluster's stores in Redis. Absent: it needs no cluster.
    */
   cluster?: 'queue' | 'forward' | 'store';
+  /**
+   * `own`: the command shows its own progress where everyone sees it (diagnose's root "Diagnosing…").
+   * Absent: the runner tells the asker it is at work when it takes a moment or hands over to a job
+   * (commands/command-progress.ts).
+   */
+  progress?: 'own';
   /** Runs after the ack; resolves to the outcome the metrics count ("queued", "joined", "ok", …). */
   run(input: I, ctx: CommandContext): Promise<string>;
 }
 
-export const isProblem = (value: unknown): value is Problem => typeof value === 'object' && value !== null && 'problem' in value;
+export const isProblem = (value: unknown): value is Problem =>
+  typeof value === 'object' && value !== null && 'problem' in value;
 
 /** Declares a command, keeping its input type between parse and run. */
 export function command<I>(c: Command<I>): Command<I> {

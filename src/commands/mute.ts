@@ -14,7 +14,8 @@ export const MUTE_DEADLINE_MS = 1500;
 export const mute = command<{ target: TargetRef; durationMs: number | null }>({
   name: 'mute',
   cluster: 'store',
-  usage: '`/isvc mute NAME [DURATION] [-n NAMESPACE]` — no automatic incident posts for it (DURATION like 30m, 2h, 1d; none: until unmuted)',
+  usage:
+    '`/isvc mute NAME [DURATION] [-n NAMESPACE]` — no automatic incident posts for it (DURATION like 30m, 2h, 1d; none: until unmuted)',
   parse(args, config) {
     const [name, duration, ...extra] = args.positionals;
     if (!name) return { problem: 'mute needs the name of an InferenceService.' };
@@ -22,7 +23,8 @@ export const mute = command<{ target: TargetRef; durationMs: number | null }>({
     const target = resolveTarget(name, args.namespace, config);
     if ('problem' in target) return target;
     const ms = duration === undefined ? null : parseDuration(duration);
-    if (duration !== undefined && (ms === null || ms <= 0 || ms > MAX_MUTE_MS)) return { problem: `"${duration.slice(0, 40)}" is not a duration like 30m, 2h or 1d (at most 30d).` };
+    if (duration !== undefined && (ms === null || ms <= 0 || ms > MAX_MUTE_MS))
+      return { problem: `"${duration.slice(0, 40)}" is not a duration like 30m, 2h or 1d (at most 30d).` };
     return { target, durationMs: ms };
   },
   async run({ target, durationMs }, ctx) {

@@ -18,7 +18,8 @@ export function defaultNamespace(config: Config): string {
 export function namespaceProblem(config: Config, ns: string): string | null {
   const bad = nameError(ns, 'namespace');
   if (bad) return bad;
-  if (!namespaceAllowed(config, ns)) return `Namespace "${ns}" is not one this bot may read (allowed: ${config.namespaces!.join(', ')}).`;
+  if (!namespaceAllowed(config, ns))
+    return `Namespace "${ns}" is not one this bot may read (allowed: ${config.namespaces!.join(', ')}).`;
   return null;
 }
 
@@ -28,7 +29,8 @@ export function resolveTarget(word: string, namespaceFlag: string | undefined, c
   if (name.includes('/')) {
     const [n, rest, ...more] = name.split('/');
     if (more.length > 0 || !n || !rest) return { problem: `"${name.slice(0, 80)}" is not NAME or NAMESPACE/NAME.` };
-    if (ns !== undefined && ns !== n) return { problem: `Two namespaces given: "${n}" in ${name} and "${ns}" with -n.` };
+    if (ns !== undefined && ns !== n)
+      return { problem: `Two namespaces given: "${n}" in ${name} and "${ns}" with -n.` };
     ns = n;
     name = rest;
   }
@@ -41,7 +43,18 @@ export function resolveTarget(word: string, namespaceFlag: string | undefined, c
 }
 
 /** The one InferenceService name a command takes (`what`: the command's name, for the problem). */
-export function oneTarget(what: string, positionals: readonly string[], namespaceFlag: string | undefined, config: Config): TargetRef | Problem {
-  if (positionals.length !== 1) return { problem: positionals.length === 0 ? `${what} needs the name of an InferenceService.` : `${what} takes one InferenceService name.` };
+export function oneTarget(
+  what: string,
+  positionals: readonly string[],
+  namespaceFlag: string | undefined,
+  config: Config,
+): TargetRef | Problem {
+  if (positionals.length !== 1)
+    return {
+      problem:
+        positionals.length === 0
+          ? `${what} needs the name of an InferenceService.`
+          : `${what} takes one InferenceService name.`,
+    };
   return resolveTarget(positionals[0]!, namespaceFlag, config);
 }

@@ -8,7 +8,8 @@ import { oneTarget } from './resolve-target.js';
 export const rollout = command<{ target: TargetRef; op: RolloutOp | null }>({
   name: 'rollout',
   cluster: 'forward',
-  usage: '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
+  usage:
+    '`/isvc rollout NAME [-n NAMESPACE] [promote|rollback|90/10]` — show the canary split and propose a change (approvers apply it)',
   parse(args, config) {
     const positionals = [...args.positionals];
     let op: RolloutOp | null = null;
@@ -25,7 +26,14 @@ export const rollout = command<{ target: TargetRef; op: RolloutOp | null }>({
       await ctx.reply({ kind: 'disabled', feature: 'remediations', usage: [rollout.usage] });
       return 'disabled';
     }
-    await runRollout(ctx.deps.remediation, { target, op, channel: ctx.channel, user: ctx.user, ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}) });
+    await runRollout(ctx.deps.remediation, {
+      target,
+      op,
+      channel: ctx.channel,
+      user: ctx.user,
+      ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+      ...(op && ctx.clickedTs ? { viewTs: ctx.clickedTs } : {}),
+    });
     return 'ok';
   },
 });

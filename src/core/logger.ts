@@ -50,16 +50,29 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const out = options.write ?? ((line: string) => void process.stderr.write(line));
   const least = LOG_LEVELS.indexOf(options.quiet ? 'error' : (options.level ?? 'info'));
-  const write = (level: LogLevel) => (message: string, fields: LogFields = {}) => {
-    if (LOG_LEVELS.indexOf(level) < least) return;
-    const requestId = currentRequestId();
-    const record = { time: new Date().toISOString(), level, msg: message, ...(requestId ? { requestId } : {}), ...fields };
-    out(`${JSON.stringify(options.redact ? options.redact(record) : record)}\n`);
-  };
+  const write =
+    (level: LogLevel) =>
+    (message: string, fields: LogFields = {}) => {
+      if (LOG_LEVELS.indexOf(level) < least) return;
+      const requestId = currentRequestId();
+      const record = {
+        time: new Date().toISOString(),
+        level,
+        msg: message,
+        ...(requestId ? { requestId } : {}),
+        ...fields,
+      };
+      out(`${JSON.stringify(options.redact ? options.redact(record) : record)}\n`);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
-export const silentLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** `fn` bound to the current request context (for work queued now and run later, e.g. after the ack). */
 export function bindRequestContext<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {

@@ -1,5 +1,15 @@
 /** Kubernetes memory quantities ("256Mi", "1G", "512000000") as bytes and back. */
-const UNITS: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+const UNITS: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+};
 
 /** The default cap of an offered memory raise (`remediation.maxMemory`). */
 export const DEFAULT_MAX_MEMORY = 16 * 1024 ** 3;

@@ -17,7 +17,10 @@ export function packageVersion(): string {
 function findVersion(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (pkg.name === 'isvc-doctor' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // no package.json here (or not JSON): look further up

@@ -23,11 +23,11 @@ export interface ControllerLines {
   lineNumbers: number[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function namer(namespace: string, name: string): (line: string) => boolean {
-  const n = escape(name);
-  const ns = escape(namespace);
+  const n = escapeRegExp(name);
+  const ns = escapeRegExp(namespace);
   const json = new RegExp(`"(?:name|Name|isvc|inferenceservice)":\\s*"${n}"`);
   const qualified = new RegExp(`(?:^|[\\s"'(\\[])${ns}/${n}(?:$|[\\s"')\\],:])`);
   const otherNamespace = /"namespace":\s*"([^"]+)"/;
@@ -60,7 +60,8 @@ export function linesAbout(lines: readonly string[], namespace: string, name: st
   return [...out].sort((a, b) => a - b);
 }
 
-function containerOf(pod: V1Pod): string {
+/** The controller's own container (its manager, not the RBAC proxy beside it). */
+export function controllerContainerOf(pod: V1Pod): string {
   const names = (pod.spec?.containers ?? []).map((c) => c.name);
   return names.find((n) => n === 'manager') ?? names.find((n) => n !== 'kube-rbac-proxy') ?? 'manager';
 }
@@ -68,7 +69,9 @@ function containerOf(pod: V1Pod): string {
 /** The controller's pods (found in any namespace by label); [] when the bot may not list them. */
 export async function controllerPods(ctx: DiagnosisContext): Promise<V1Pod[]> {
   try {
-    return (await ctx.reader.podsAllNamespaces(CONTROLLER_SELECTOR)).filter((p) => p.status?.phase === 'Running' || !p.status?.phase).slice(0, 2);
+    return (await ctx.reader.podsAllNamespaces(CONTROLLER_SELECTOR))
+      .filter((p) => p.status?.phase === 'Running' || !p.status?.phase)
+      .slice(0, 2);
   } catch (error) {
     if (error instanceof ForbiddenError) return [];
     throw error;
@@ -78,21 +81,27 @@ export async function controllerPods(ctx: DiagnosisContext): Promise<V1Pod[]> {
 /** The lines of each running controller pod (at most two) about the service; [] when none is visible. */
 export async function controllerLinesAbout(ctx: DiagnosisContext): Promise<ControllerLines[]> {
   const pods = await controllerPods(ctx);
-  const read = await Promise.all(
-    pods.map(async (pod) => {
-      const ns = pod.metadata?.namespace ?? '';
-      const name = pod.metadata?.name ?? '?';
-      const container = containerOf(pod);
-      let text: string | null = null;
-      try {
-        text = await ctx.reader.podLog(ns, name, container);
-      } catch (error) {
-        if (!(error instanceof ForbiddenError)) throw error;
-      }
-      const all = splitLogLines(text ?? '');
-      const about = linesAbout(all, ctx.target.namespace, ctx.target.name);
-      return { pod, ref: refOf('Pod', ns, name), container, lines: about.map((i) => all[i]!), lineNumbers: about.map((i) => i + 1) };
-    }),
-  );
+  const read = await Promise.all(pods.map((pod) => podLinesAbout(ctx, pod, controllerContainerOf(pod))));
   return read.filter((r) => r.lines.length > 0);
+}
+
+/** One controller pod's log lines about the diagnosed service (none when its log may not be read). */
+export async function podLinesAbout(ctx: DiagnosisContext, pod: V1Pod, container: string): Promise<ControllerLines> {
+  const ns = pod.metadata?.namespace ?? '';
+  const name = pod.metadata?.name ?? '?';
+  let text: string | null = null;
+  try {
+    text = await ctx.reader.podLog(ns, name, container);
+  } catch (error) {
+    if (!(error instanceof ForbiddenError)) throw error;
+  }
+  const all = splitLogLines(text ?? '');
+  const about = linesAbout(all, ctx.target.namespace, ctx.target.name);
+  return {
+    pod,
+    ref: refOf('Pod', ns, name),
+    container,
+    lines: about.map((i) => all[i] ?? ''),
+    lineNumbers: about.map((i) => i + 1),
+  };
 }

@@ -28,7 +28,12 @@ export function firstWaveTarget(reader: ClusterReader, namespace: string, name: 
  * to read, read while the second wave is out). When the playbooks are not loaded yet, their own
  * reads follow in a second call, once they are.
  */
-export function startFirstWave(reader: ClusterReader, target: FirstWaveTarget, config: DiagnosisConfig, playbooks: readonly Playbook[]): void {
+export function startFirstWave(
+  reader: ClusterReader,
+  target: FirstWaveTarget,
+  config: DiagnosisConfig,
+  playbooks: readonly Playbook[],
+): void {
   const reads = [
     reader.pods(target.namespace, target.labelSelector),
     ...playbooks.flatMap((p) => safely(() => p.firstWave?.(reader, target, config) ?? [])),
@@ -41,7 +46,8 @@ export function startFirstWave(reader: ClusterReader, target: FirstWaveTarget, c
   for (const read of reads) read.catch(() => undefined);
 }
 
-function safely(f: () => Array<Promise<unknown>>): Array<Promise<unknown>> {
+/** A playbook's first-wave reads, or none when planning them throws (the playbook then reads on its own). */
+export function safely(f: () => Array<Promise<unknown>>): Array<Promise<unknown>> {
   try {
     return f();
   } catch {

@@ -5,7 +5,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 
 /** "... want [200], got 403" (prober), or an envoy access line '"GET / HTTP/1.1" 302 UAEX'. */
-const PROBE_STATUS = [/\bgot (\d{3})\b/, /response status is (\d{3})\b/, /"\s(\d{3})\s(?:UAEX|-|NR|URX|UAEX,)/, /status(?: code)?[ :=]+(\d{3})\b/i];
+const PROBE_STATUS = [
+  /\bgot (\d{3})\b/,
+  /response status is (\d{3})\b/,
+  /"\s(\d{3})\s(?:UAEX|-|NR|URX|UAEX,)/,
+  /status(?: code)?[ :=]+(\d{3})\b/i,
+];
 
 export function probeStatusOf(line: string): number | undefined {
   for (const pattern of PROBE_STATUS) {
@@ -47,7 +52,9 @@ export function condenseJsonLogLine(line: string): string {
     const o = JSON.parse(line) as Record<string, unknown>;
     const msg = o.msg ?? o.message;
     if (typeof msg !== 'string') return line;
-    return [o.ts ?? o.timestamp, o.level ?? o.severity, o.logger ? `${String(o.logger)}:` : undefined, msg].filter((x) => x !== undefined).join(' ');
+    return [o.ts ?? o.timestamp, o.level ?? o.severity, o.logger ? `${String(o.logger)}:` : undefined, msg]
+      .filter((x) => x !== undefined)
+      .join(' ');
   } catch {
     return line;
   }

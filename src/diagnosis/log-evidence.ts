@@ -26,12 +26,23 @@ export async function readContainerLog(
   const order = options.currentOnly ? [false] : options.preferPrevious ? [true, false] : [false, true];
   try {
     for (const previous of order) {
-      const text = await ctx.reader.podLog(namespace, pod, container, { previous, ...(options.head && !previous ? { head: true } : {}) });
+      const text = await ctx.reader.podLog(namespace, pod, container, {
+        previous,
+        ...(options.head && !previous ? { head: true } : {}),
+      });
       if (text && text.trim() !== '') {
         const excerpt = excerptLog(text, options);
         return {
           text,
-          evidence: { kind: 'log', ref, container, previous, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated },
+          evidence: {
+            kind: 'log',
+            ref,
+            container,
+            previous,
+            excerpt: excerpt.lines,
+            lineNumbers: excerpt.lineNumbers,
+            truncated: excerpt.truncated,
+          },
         };
       }
     }
@@ -48,8 +59,19 @@ export async function readContainerLog(
  * A message that holds a log's tail (a termination message under FallbackToLogsOnError, KServe's
  * modelStatus, Knative's "Container failed with:") as a log-excerpt evidence; undefined when empty.
  */
-export function messageLogEvidence(message: string | undefined, where: { ref: string; container: string; label: string; match?: RegExp }): Evidence | undefined {
+export function messageLogEvidence(
+  message: string | undefined,
+  where: { ref: string; container: string; label: string; match?: RegExp },
+): Evidence | undefined {
   if (!message || message.trim() === '') return undefined;
   const excerpt = excerptLog(message, where.match ? { match: where.match } : {});
-  return { kind: 'log', ref: where.ref, container: where.container, text: where.label, excerpt: excerpt.lines, lineNumbers: excerpt.lineNumbers, truncated: excerpt.truncated };
+  return {
+    kind: 'log',
+    ref: where.ref,
+    container: where.container,
+    text: where.label,
+    excerpt: excerpt.lines,
+    lineNumbers: excerpt.lineNumbers,
+    truncated: excerpt.truncated,
+  };
 }

@@ -11,5 +11,8 @@ const OTHER_SIDECARS = new Set(['agent', 'modelcar', 'batcher', 'logger']);
 
 export function modelServerContainer(pod: V1Pod): string | undefined {
   const names = (pod.spec?.containers ?? []).map((c) => c.name);
-  return names.find((n) => MODEL_CONTAINERS.includes(n)) ?? names.find((n) => !SIDECAR_CONTAINERS.has(n) && !OTHER_SIDECARS.has(n) && n !== STORAGE_INITIALIZER);
+  return (
+    names.find((n) => MODEL_CONTAINERS.includes(n)) ??
+    names.find((n) => !SIDECAR_CONTAINERS.has(n) && !OTHER_SIDECARS.has(n) && n !== STORAGE_INITIALIZER)
+  );
 }

@@ -1,3 +1,9 @@
+/**
+ * The contract every playbook implements (playbooks/*.ts, registered in playbooks/index.ts): an id,
+ * the finding codes it may emit, optionally the reads it wants in the first wave (`firstWave`), and `run(ctx)`, which reads
+ * the cluster through `ctx.reader` and returns findings with their evidence. A playbook never writes
+ * to the cluster, never renders, and never decides the root cause (the runner orders findings).
+ */
 import type { DiagnosisConfig } from '../config.js';
 import type { FindingCode } from '../findings/catalog.js';
 import type { Finding } from '../findings/types.js';
@@ -13,7 +19,10 @@ export interface DiagnosisTarget {
   resource: CustomResource;
   /** e.g. serving.kserve.io/v1beta1 */
   apiVersion: string;
+  /** The object read (an LLMInferenceService parses with the same loose schema). */
   isvc: InferenceServiceObject;
+  /** Set for an LLMInferenceService. */
+  kind?: 'llmisvc';
 }
 
 /** Everything a playbook gets: built once per diagnosis. */
@@ -42,6 +51,8 @@ export interface FirstWaveTarget {
  */
 export interface Playbook {
   id: string;
+  /** The kind of service it diagnoses: an InferenceService when unset, else KServe's LLMInferenceService. */
+  kind?: 'llmisvc';
   title: string;
   emits: readonly FindingCode[];
   run(ctx: DiagnosisContext): Promise<Finding[]>;

@@ -34,12 +34,21 @@ export function flatten(value: unknown, prefix = ''): string[] {
   return value === undefined || value === null ? [] : [`${prefix}: ${String(value)}`];
 }
 
-const RELEVANT = /filterName|ext_authz|workload|selector|action|provider|issuer|jwt|principal|excluded|targets|subjects|properties|mode|inclusion|exclusion|from|paths|methods|when/i;
+const RELEVANT =
+  /filterName|ext_authz|workload|selector|action|provider|issuer|jwt|principal|excluded|targets|subjects|properties|mode|inclusion|exclusion|from|paths|methods|when/i;
 
 function objectEvidence(kind: string, o: KubeObject, max = 14): Evidence {
   const lines = flatten(o.spec ?? {});
-  const picked = [...lines.filter((l) => RELEVANT.test(l.split(':')[0]!)), ...lines.filter((l) => !RELEVANT.test(l.split(':')[0]!))].slice(0, max);
-  return { kind: 'field', ref: refOf(kind, o.metadata.namespace, o.metadata.name), excerpt: picked, truncated: picked.length < lines.length };
+  const picked = [
+    ...lines.filter((l) => RELEVANT.test(l.split(':')[0]!)),
+    ...lines.filter((l) => !RELEVANT.test(l.split(':')[0]!)),
+  ].slice(0, max);
+  return {
+    kind: 'field',
+    ref: refOf(kind, o.metadata.namespace, o.metadata.name),
+    excerpt: picked,
+    truncated: picked.length < lines.length,
+  };
 }
 
 async function optional<T>(p: Promise<T[]>): Promise<T[]> {
@@ -54,33 +63,62 @@ async function optional<T>(p: Promise<T[]>): Promise<T[]> {
 /** Whether an Istio object's workload selector (selector.matchLabels / workloadSelector.labels / workloadLabels / targets) covers the gateway. */
 function coversGateway(o: KubeObject, gatewayLabels: Record<string, string>): boolean {
   const spec = o.spec ?? {};
-  const labels = (isObj(spec.workloadSelector) && isObj(spec.workloadSelector.labels) ? spec.workloadSelector.labels : undefined) ?? (isObj(spec.workloadLabels) ? spec.workloadLabels : undefined);
+  const labels =
+    (isObj(spec.workloadSelector) && isObj(spec.workloadSelector.labels) ? spec.workloadSelector.labels : undefined) ??
+    (isObj(spec.workloadLabels) ? spec.workloadLabels : undefined);
   if (labels) return Object.entries(labels).every(([k, v]) => gatewayLabels[k] === v);
   if (isObj(spec.selector)) return matchesLabelSelector(spec.selector as never, gatewayLabels);
-  if (Array.isArray(spec.targets)) return (spec.targets as unknown[]).some((t) => isObj(t) && /ingressgateway/.test(String(t.name ?? '')));
+  if (Array.isArray(spec.targets))
+    return (spec.targets as unknown[]).some((t) => isObj(t) && /ingressgateway/.test(String(t.name ?? '')));
   return true;
 }
 
 /** Auth on the ingress gateway workload (selector labels of the Knative ingress Gateway). */
-export async function gatewayAuth(ctx: DiagnosisContext, gatewayLabels: Record<string, string>): Promise<ProbeBlocker[]> {
+export async function gatewayAuth(
+  ctx: DiagnosisContext,
+  gatewayLabels: Record<string, string>,
+): Promise<ProbeBlocker[]> {
   const [filters, policies, originPolicies] = await Promise.all([
     optional(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE)),
     optional(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE)),
     optional(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE)),
   ]);
   const out: ProbeBlocker[] = [];
-  for (const f of filters.filter((f) => coversGateway(f, gatewayLabels) && /ext_authz/.test(JSON.stringify(f.spec ?? {})))) {
-    out.push({ kind: 'auth', what: `the ext_authz EnvoyFilter ${f.metadata.name}`, evidence: objectEvidence('EnvoyFilter', f) });
+  for (const f of filters.filter(
+    (f) => coversGateway(f, gatewayLabels) && /ext_authz/.test(JSON.stringify(f.spec ?? {})),
+  )) {
+    out.push({
+      kind: 'auth',
+      what: `the ext_authz EnvoyFilter ${f.metadata.name}`,
+      evidence: objectEvidence('EnvoyFilter', f),
+    });
   }
   for (const p of policies.filter((p) => p.spec?.action === 'CUSTOM' && coversGateway(p, gatewayLabels))) {
-    out.push({ kind: 'auth', what: `the CUSTOM (external auth) AuthorizationPolicy ${p.metadata.name}`, evidence: objectEvidence('AuthorizationPolicy', p) });
+    out.push({
+      kind: 'auth',
+      what: `the CUSTOM (external auth) AuthorizationPolicy ${p.metadata.name}`,
+      evidence: objectEvidence('AuthorizationPolicy', p),
+    });
   }
   for (const p of originPolicies.filter((p) => Array.isArray(p.spec?.origins) && coversGateway(p, gatewayLabels))) {
-    out.push({ kind: 'auth', what: `the JWT origin authentication Policy ${p.metadata.name}`, evidence: objectEvidence('Policy', p) });
+    out.push({
+      kind: 'auth',
+      what: `the JWT origin authentication Policy ${p.metadata.name}`,
+      evidence: objectEvidence('Policy', p),
+    });
   }
   // a RequestAuthentication only rejects invalid JWTs; a policy that requires a principal answers a probe without one with 403
-  for (const p of policies.filter((p) => p.spec?.action !== 'CUSTOM' && coversGateway(p, gatewayLabels) && /requestPrincipals/.test(JSON.stringify(p.spec ?? {})))) {
-    out.push({ kind: 'rbac', what: `the AuthorizationPolicy ${p.metadata.name} that requires a JWT on the gateway`, evidence: objectEvidence('AuthorizationPolicy', p) });
+  for (const p of policies.filter(
+    (p) =>
+      p.spec?.action !== 'CUSTOM' &&
+      coversGateway(p, gatewayLabels) &&
+      /requestPrincipals/.test(JSON.stringify(p.spec ?? {})),
+  )) {
+    out.push({
+      kind: 'rbac',
+      what: `the AuthorizationPolicy ${p.metadata.name} that requires a JWT on the gateway`,
+      evidence: objectEvidence('AuthorizationPolicy', p),
+    });
   }
   return out;
 }
@@ -96,18 +134,34 @@ export async function namespaceRbac(ctx: DiagnosisContext): Promise<ProbeBlocker
   const out: ProbeBlocker[] = [];
   const enforced = rbacConfigs.find((c) => rbacCovers(c, ns));
   if (enforced) {
-    out.push({ kind: 'rbac', what: `Istio RBAC (ClusterRbacConfig ${enforced.metadata.name}) in namespace ${ns}`, evidence: objectEvidence('ClusterRbacConfig', enforced) });
-    for (const b of bindings.slice(0, 3)) out.push({ kind: 'rbac', what: `the ServiceRoleBinding ${b.metadata.name}`, evidence: objectEvidence('ServiceRoleBinding', b) });
+    out.push({
+      kind: 'rbac',
+      what: `Istio RBAC (ClusterRbacConfig ${enforced.metadata.name}) in namespace ${ns}`,
+      evidence: objectEvidence('ClusterRbacConfig', enforced),
+    });
+    for (const b of bindings.slice(0, 3))
+      out.push({
+        kind: 'rbac',
+        what: `the ServiceRoleBinding ${b.metadata.name}`,
+        evidence: objectEvidence('ServiceRoleBinding', b),
+      });
   }
-  for (const p of policies.filter((p) => (p.spec?.action ?? 'ALLOW') === 'ALLOW' || p.spec?.action === 'DENY').slice(0, 3)) {
-    out.push({ kind: 'rbac', what: `the AuthorizationPolicy ${p.metadata.name}`, evidence: objectEvidence('AuthorizationPolicy', p) });
+  for (const p of policies
+    .filter((p) => (p.spec?.action ?? 'ALLOW') === 'ALLOW' || p.spec?.action === 'DENY')
+    .slice(0, 3)) {
+    out.push({
+      kind: 'rbac',
+      what: `the AuthorizationPolicy ${p.metadata.name}`,
+      evidence: objectEvidence('AuthorizationPolicy', p),
+    });
   }
   return out;
 }
 
 function rbacCovers(c: KubeObject, ns: string): boolean {
   const spec = c.spec ?? {};
-  const list = (key: string) => (isObj(spec[key]) && Array.isArray((spec[key] as Obj).namespaces) ? ((spec[key] as Obj).namespaces as string[]) : []);
+  const list = (key: string) =>
+    isObj(spec[key]) && Array.isArray((spec[key] as Obj).namespaces) ? ((spec[key] as Obj).namespaces as string[]) : [];
   if (spec.mode === 'ON') return true;
   if (spec.mode === 'ON_WITH_INCLUSION') return list('inclusion').includes(ns);
   if (spec.mode === 'ON_WITH_EXCLUSION') return !list('exclusion').includes(ns);

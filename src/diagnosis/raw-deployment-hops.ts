@@ -12,14 +12,18 @@ import { isvcLabelSelector, podsOf } from './related-objects.js';
 import type { Evidence } from '../findings/types.js';
 
 type Obj = Record<string, unknown>;
-const num = (o: unknown, key: string): number => (typeof (o as Obj | undefined)?.[key] === 'number' ? ((o as Obj)[key] as number) : 0);
+const num = (o: unknown, key: string): number =>
+  typeof (o as Obj | undefined)?.[key] === 'number' ? ((o as Obj)[key] as number) : 0;
 
 function hop(ref: string, state: 'ok' | 'missing' | 'failing', text: string): Evidence {
   return { kind: 'hop', ref, state, text };
 }
 
 function ownedByService(o: KubeObject, name: string): boolean {
-  return o.metadata.name === name || (o.metadata.ownerReferences ?? []).some((r) => r.kind === 'InferenceService' && r.name === name);
+  return (
+    o.metadata.name === name ||
+    (o.metadata.ownerReferences ?? []).some((r) => r.kind === 'InferenceService' && r.name === name)
+  );
 }
 
 /** An Ingress, or an HTTPRoute with the Gateways it attaches to and whether they accepted it. */
@@ -28,9 +32,16 @@ function routeHop(kind: string, o: KubeObject, ns: string): Evidence {
   if (kind !== 'HTTPRoute') return hop(ref, 'ok', 'Ingress (RawDeployment entry point)');
   const parents = Array.isArray(o.spec?.parentRefs) ? (o.spec.parentRefs as Obj[]) : [];
   const statuses = Array.isArray((o.status as Obj | undefined)?.parents) ? ((o.status as Obj).parents as Obj[]) : [];
-  const accepted = statuses.some((p) => Array.isArray(p.conditions) && (p.conditions as Obj[]).some((c) => c.type === 'Accepted' && c.status === 'True'));
+  const accepted = statuses.some(
+    (p) =>
+      Array.isArray(p.conditions) && (p.conditions as Obj[]).some((c) => c.type === 'Accepted' && c.status === 'True'),
+  );
   const gateways = parents.map((p) => `Gateway ${String(p.namespace ?? ns)}/${String(p.name)}`).join(', ');
-  return hop(ref, accepted ? 'ok' : 'failing', `HTTPRoute (RawDeployment entry point) → ${gateways || 'no Gateway'}${accepted ? ', accepted' : ', not accepted'}`);
+  return hop(
+    ref,
+    accepted ? 'ok' : 'failing',
+    `HTTPRoute (RawDeployment entry point) → ${gateways || 'no Gateway'}${accepted ? ', accepted' : ', not accepted'}`,
+  );
 }
 
 export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence[]> {
@@ -45,22 +56,53 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
     ctx.reader.listVersioned(HORIZONTAL_POD_AUTOSCALERS, ns, undefined, selector),
     podsOf(ctx),
   ]);
-  const entry = [...ingresses.filter((i) => ownedByService(i, name)).map((i) => ['Ingress', i] as const), ...routes.filter((r) => ownedByService(r, name)).map((r) => ['HTTPRoute', r] as const)];
+  const entry = [
+    ...ingresses.filter((i) => ownedByService(i, name)).map((i) => ['Ingress', i] as const),
+    ...routes.filter((r) => ownedByService(r, name)).map((r) => ['HTTPRoute', r] as const),
+  ];
   const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
   return [
     ...(entry.length
       ? entry.map(([kind, o]) => routeHop(kind, o, ns))
-      : [hop(refOf('Ingress', ns, name), 'missing', 'Ingress or HTTPRoute (RawDeployment entry point): none for this service')]),
+      : [
+          hop(
+            refOf('Ingress', ns, name),
+            'missing',
+            'Ingress or HTTPRoute (RawDeployment entry point): none for this service',
+          ),
+        ]),
     ...(services.length
-      ? services.map((s) => hop(refOf('Service', ns, s.metadata?.name ?? '?'), 'ok', `Service of ${s.metadata?.labels?.component ?? 'the component'}`))
+      ? services.map((s) =>
+          hop(
+            refOf('Service', ns, s.metadata?.name ?? '?'),
+            'ok',
+            `Service of ${s.metadata?.labels?.component ?? 'the component'}`,
+          ),
+        )
       : [hop(refOf('Service', ns, `${name}-predictor`), 'missing', 'the component Service')]),
     ...deployments.map((d) => {
       const want = num(d.spec, 'replicas');
       const have = num(d.status, 'availableReplicas');
-      return hop(refOf('Deployment', ns, d.metadata.name), have > 0 && have >= Math.min(want, 1) ? 'ok' : 'failing', `Deployment: ${have}/${want} available`);
+      return hop(
+        refOf('Deployment', ns, d.metadata.name),
+        have > 0 && have >= Math.min(want, 1) ? 'ok' : 'failing',
+        `Deployment: ${have}/${want} available`,
+      );
     }),
-    ...(deployments.length ? [] : [hop(refOf('Deployment', ns, `${name}-predictor`), 'missing', 'the component Deployment')]),
-    ...hpas.map((h) => hop(refOf('HorizontalPodAutoscaler', ns, h.metadata.name), 'ok', `HPA: ${num(h.status, 'currentReplicas')} current, ${num(h.status, 'desiredReplicas')} desired`)),
-    hop(`Pods ${ns}/${name}`, pods.length === 0 ? 'missing' : ready > 0 ? 'ok' : 'failing', `pods: ${ready}/${pods.length} ready`),
+    ...(deployments.length
+      ? []
+      : [hop(refOf('Deployment', ns, `${name}-predictor`), 'missing', 'the component Deployment')]),
+    ...hpas.map((h) =>
+      hop(
+        refOf('HorizontalPodAutoscaler', ns, h.metadata.name),
+        'ok',
+        `HPA: ${num(h.status, 'currentReplicas')} current, ${num(h.status, 'desiredReplicas')} desired`,
+      ),
+    ),
+    hop(
+      `Pods ${ns}/${name}`,
+      pods.length === 0 ? 'missing' : ready > 0 ? 'ok' : 'failing',
+      `pods: ${ready}/${pods.length} ready`,
+    ),
   ];
 }

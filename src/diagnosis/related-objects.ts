@@ -32,7 +32,8 @@ export async function knativeServicesOf(ctx: DiagnosisContext): Promise<KnativeS
   const uid = ctx.target.isvc.metadata.uid;
   return all.filter(
     (k) =>
-      (ownedBy(k, uid, 'InferenceService') && (k.metadata.ownerReferences ?? []).some((o) => o.name === ctx.target.name)) ||
+      (ownedBy(k, uid, 'InferenceService') &&
+        (k.metadata.ownerReferences ?? []).some((o) => o.name === ctx.target.name)) ||
       labelledFor(k, ctx),
   );
 }
@@ -44,7 +45,11 @@ export async function revisionsOf(ctx: DiagnosisContext): Promise<Revision[]> {
   return revisions
     .filter((r) => {
       const labels = r.metadata.labels ?? {};
-      return names.has(labels['serving.knative.dev/service'] ?? '') || names.has(labels['serving.knative.dev/configuration'] ?? '') || labelledFor(r, ctx);
+      return (
+        names.has(labels['serving.knative.dev/service'] ?? '') ||
+        names.has(labels['serving.knative.dev/configuration'] ?? '') ||
+        labelledFor(r, ctx)
+      );
     })
     .sort((a, b) => generationOf(a) - generationOf(b));
 }
@@ -87,7 +92,10 @@ export function eventTime(e: CoreV1Event): number {
  */
 export async function deploymentModeOf(ctx: DiagnosisContext): Promise<'Serverless' | 'RawDeployment' | 'ModelMesh'> {
   const isvc = ctx.target.isvc;
-  const said = isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ?? isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode'] ?? (isvc.status as { deploymentMode?: unknown } | undefined)?.deploymentMode;
+  const said =
+    isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ??
+    isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode'] ??
+    (isvc.status as { deploymentMode?: unknown } | undefined)?.deploymentMode;
   if (said === 'RawDeployment' || said === 'ModelMesh' || said === 'Serverless') return said;
   const [services, pods] = await Promise.all([knativeServicesOf(ctx).catch(() => []), podsOf(ctx).catch(() => [])]);
   if (services.length > 0) return 'Serverless';

@@ -8,7 +8,8 @@ import { ForbiddenError } from '../kube/errors.js';
 import { componentsOf, refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
-import type { Evidence } from '../findings/types.js';
+import type { Evidence, Finding } from '../findings/types.js';
+import { editCommand } from '../findings/next-step-context.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,18 +24,26 @@ interface Runtime {
 
 function runtimeOf(kind: Runtime['kind'], o: KubeObject): Runtime {
   const spec = o.spec ?? {};
-  const formats = Array.isArray(spec.supportedModelFormats) ? (spec.supportedModelFormats as unknown[]).filter(isObj) : [];
+  const formats = Array.isArray(spec.supportedModelFormats)
+    ? (spec.supportedModelFormats as unknown[]).filter(isObj)
+    : [];
   return {
     kind,
     name: o.metadata.name,
     disabled: spec.disabled === true,
-    formats: formats.map((f) => ({ name: String(f.name ?? ''), ...(f.version !== undefined ? { version: String(f.version) } : {}), autoSelect: f.autoSelect === true })),
+    formats: formats.map((f) => ({
+      name: String(f.name ?? ''),
+      ...(f.version !== undefined ? { version: String(f.version) } : {}),
+      autoSelect: f.autoSelect === true,
+    })),
     protocols: Array.isArray(spec.protocolVersions) ? (spec.protocolVersions as unknown[]).map(String) : ['v1'],
   };
 }
 
 function describe(rt: Runtime): string {
-  const formats = rt.formats.map((f) => `${f.name}${f.version ? `:${f.version}` : ''}${f.autoSelect ? '' : ' (not autoSelect)'}`).join(', ');
+  const formats = rt.formats
+    .map((f) => `${f.name}${f.version ? `:${f.version}` : ''}${f.autoSelect ? '' : ' (not autoSelect)'}`)
+    .join(', ');
   return `${rt.disabled ? 'disabled; ' : ''}formats ${formats || 'none'}; protocols ${rt.protocols.join(', ')}`;
 }
 
@@ -43,8 +52,10 @@ function mismatch(rt: Runtime, format: string | undefined, protocol: string, nam
   if (rt.disabled) return 'disabled (spec.disabled: true)';
   const listing = rt.formats.filter((f) => f.name === format);
   if (format && listing.length === 0) return `does not list the format ${format}`;
-  if (!named && listing.length > 0 && !listing.some((f) => f.autoSelect)) return `lists ${format} without autoSelect (it must be named in the spec)`;
-  if (!rt.protocols.includes(protocol)) return `does not serve protocol ${protocol} (serves ${rt.protocols.join(', ')})`;
+  if (!named && listing.length > 0 && !listing.some((f) => f.autoSelect))
+    return `lists ${format} without autoSelect (it must be named in the spec)`;
+  if (!rt.protocols.includes(protocol))
+    return `does not serve protocol ${protocol} (serves ${rt.protocols.join(', ')})`;
   return undefined;
 }
 
@@ -57,8 +68,14 @@ function blockAt(root: unknown, path: readonly string[]): Obj {
 
 async function runtimes(ctx: DiagnosisContext): Promise<Runtime[] | null> {
   try {
-    const [namespaced, cluster] = await Promise.all([ctx.reader.servingRuntimes(ctx.target.namespace), ctx.reader.clusterServingRuntimes()]);
-    return [...namespaced.map((o) => runtimeOf('ServingRuntime', o)), ...cluster.map((o) => runtimeOf('ClusterServingRuntime', o))];
+    const [namespaced, cluster] = await Promise.all([
+      ctx.reader.servingRuntimes(ctx.target.namespace),
+      ctx.reader.clusterServingRuntimes(),
+    ]);
+    return [
+      ...namespaced.map((o) => runtimeOf('ServingRuntime', o)),
+      ...cluster.map((o) => runtimeOf('ClusterServingRuntime', o)),
+    ];
   } catch (error) {
     if (error instanceof ForbiddenError) return null;
     throw error;
@@ -67,6 +84,25 @@ async function runtimes(ctx: DiagnosisContext): Promise<Runtime[] | null> {
 
 /** Evidence naming the format, runtime and protocol asked for, and why each runtime that exists does not fit. */
 export async function runtimeChoiceEvidence(ctx: DiagnosisContext, componentName = 'predictor'): Promise<Evidence[]> {
+  return (await runtimeChoice(ctx, componentName)).evidence;
+}
+
+/** The finding with the runtimes' evidence, and the next step they decide in place of the message's. */
+export function withRuntimeChoice(f: Finding, choice: RuntimeChoice): Finding {
+  return { ...f, evidence: [...f.evidence, ...choice.evidence], ...(choice.next ? { next: choice.next } : {}) };
+}
+
+export interface RuntimeChoice {
+  evidence: Evidence[];
+  /** The step that follows from the runtimes read: which runtime to name, enable or install, or which protocol to ask for. */
+  next?: string;
+}
+
+/**
+ * The evidence, and the next step it decides: the protocol a runtime listing the format serves, an
+ * enabled runtime that fits, the runtime to install (none exists, or not the named one).
+ */
+export async function runtimeChoice(ctx: DiagnosisContext, componentName = 'predictor'): Promise<RuntimeChoice> {
   const component = componentsOf(ctx.target.isvc).find((c) => c.name === componentName && !c.canary);
   const model = blockAt(ctx.target.isvc, component?.modelPath ?? []);
   const protocol = typeof model.protocolVersion === 'string' ? model.protocolVersion : 'v1';
@@ -79,17 +115,72 @@ export async function runtimeChoiceEvidence(ctx: DiagnosisContext, componentName
     text: `modelFormat: ${format ?? 'unknown'}; runtime: ${named ?? '(any)'}; protocolVersion: ${protocol}${typeof model.protocolVersion === 'string' ? '' : ' (the default)'}`,
   };
   const all = await runtimes(ctx);
-  if (all === null) return [asked, { kind: 'note', ref: subject, text: 'the runtimes could not be read (forbidden)' }];
-  if (all.length === 0) return [asked, { kind: 'note', ref: subject, text: 'no ServingRuntime in the namespace and no ClusterServingRuntime exists in the cluster' }];
-  const refFor = (rt: Runtime) => refOf(rt.kind, rt.kind === 'ServingRuntime' ? ctx.target.namespace : undefined, rt.name);
+  const edit = editCommand(ctx.target);
+  const path = (key: string) => [...(component?.modelPath ?? ['spec', componentName]), key].join('.');
+  if (all === null)
+    return {
+      evidence: [asked, { kind: 'note', ref: subject, text: 'the runtimes could not be read (forbidden)' }],
+      next: `Evidence missing: the serving runtimes (the bot may not list them): kubectl get clusterservingruntimes; kubectl get servingruntimes -n ${ctx.target.namespace} shows which list ${format ?? 'the model format'} and protocol ${protocol}`,
+    };
+  if (all.length === 0)
+    return {
+      evidence: [
+        asked,
+        {
+          kind: 'note',
+          ref: subject,
+          text: 'no ServingRuntime in the namespace and no ClusterServingRuntime exists in the cluster',
+        },
+      ],
+      next: `No ServingRuntime or ClusterServingRuntime is installed: install KServe's runtimes (kserve-cluster-resources / kserve-runtimes.yaml of the installed release${named ? `, which holds ${named}` : ''}), then the controller reconciles ${ctx.target.namespace}/${ctx.target.name} again`,
+    };
+  const refFor = (rt: Runtime) =>
+    refOf(rt.kind, rt.kind === 'ServingRuntime' ? ctx.target.namespace : undefined, rt.name);
   const out: Evidence[] = [asked];
   if (named) {
     const rt = all.find((r) => r.name === named);
-    if (!rt) out.push({ kind: 'note', ref: subject, text: `no runtime named ${named}; runtimes that exist: ${all.map((r) => r.name).join(', ')}` });
-    else out.push({ kind: 'field', ref: refFor(rt), text: `${mismatch(rt, format, protocol, true) ?? 'fits'}: ${describe(rt)}` });
+    if (!rt)
+      out.push({
+        kind: 'note',
+        ref: subject,
+        text: `no runtime named ${named}; runtimes that exist: ${all.map((r) => r.name).join(', ')}`,
+      });
+    else
+      out.push({
+        kind: 'field',
+        ref: refFor(rt),
+        text: `${mismatch(rt, format, protocol, true) ?? 'fits'}: ${describe(rt)}`,
+      });
   }
   const listing = all.filter((rt) => rt.formats.some((f) => f.name === format) && rt.name !== named);
-  for (const rt of listing.slice(0, 6)) out.push({ kind: 'field', ref: refFor(rt), text: `${mismatch(rt, format, protocol, false) ?? 'fits'}: ${describe(rt)}` });
-  if (listing.length === 0 && !named) out.push({ kind: 'note', ref: subject, text: `no runtime lists the format ${format ?? '(none given)'}; runtimes that exist: ${all.map((r) => r.name).join(', ')}` });
-  return out;
+  for (const rt of listing.slice(0, 6))
+    out.push({
+      kind: 'field',
+      ref: refFor(rt),
+      text: `${mismatch(rt, format, protocol, false) ?? 'fits'}: ${describe(rt)}`,
+    });
+  if (listing.length === 0 && !named)
+    out.push({
+      kind: 'note',
+      ref: subject,
+      text: `no runtime lists the format ${format ?? '(none given)'}; runtimes that exist: ${all.map((r) => r.name).join(', ')}`,
+    });
+  return { evidence: out, next: choiceNext(all) };
+
+  function choiceNext(all: Runtime[]): string {
+    const names = all.map((r) => r.name).join(', ');
+    const namedRt = named ? all.find((r) => r.name === named) : undefined;
+    const fits = listing.find((rt) => mismatch(rt, format, protocol, true) === undefined);
+    if (named && !namedRt)
+      return `No runtime named ${named} exists (installed: ${names}): install ${named} (KServe ships it in kserve-cluster-resources / kserve-runtimes.yaml), or ${edit}: set ${path('runtime')} to ${fits?.name ?? `one of them that lists ${format ?? 'the format'}`}`;
+    const enabled = fits ?? listing.find((rt) => !rt.disabled);
+    if (namedRt?.disabled)
+      return `${namedRt.kind} ${named} is disabled: ${edit}: set ${path('runtime')} to ${enabled ? `${enabled.name}, an enabled runtime that lists ${format}${enabled === fits ? '' : ` (it serves ${enabled.protocols.join(', ')}: set ${path('protocolVersion')} to ${enabled.protocols[0]} too)`}` : `an enabled runtime that lists ${format}`} (or remove it to let KServe choose), or enable it again: kubectl edit ${namedRt.kind.toLowerCase()} ${named}: spec.disabled: false`;
+    const otherProtocol = listing.find((rt) => !rt.disabled && !rt.protocols.includes(protocol));
+    if (!fits && otherProtocol)
+      return `${edit}: set ${path('protocolVersion')} to ${otherProtocol.protocols[0]} (${otherProtocol.name} lists ${format} and serves ${otherProtocol.protocols.join(', ')}, not ${protocol})`;
+    if (!fits && listing.length === 0)
+      return `No installed runtime lists the model format ${format ?? '(none given)'} (installed: ${names}): install a ServingRuntime that serves it (or upgrade KServe to a release that ships one), or ${edit}: set ${path('modelFormat')} to a format they serve`;
+    return `${edit}: set ${path('runtime')} to ${fits?.name ?? `a runtime that lists ${format} and protocol ${protocol}`}`;
+  }
 }

@@ -36,6 +36,9 @@ export interface SignatureScope {
   component?: string;
   revision?: string;
   pod?: string;
+  /** The pod's node, and the GPUs its container is allocated (LLM runtimes' fixes name them). */
+  node?: string;
+  gpus?: string;
   /** Codes the findings explain besides their own code's (e.g. the crash loop of the container whose log said why). */
   explains?: FindingCode[];
 }
@@ -45,7 +48,12 @@ export interface SignatureResult {
   matches: SignatureMatch[];
 }
 
-export function templateValues(ctx: DiagnosisContext, scope: SignatureScope, source: LineSource, match?: RegExpExecArray): TemplateValues {
+export function templateValues(
+  ctx: DiagnosisContext,
+  scope: SignatureScope,
+  source: LineSource,
+  match?: RegExpExecArray,
+): TemplateValues {
   const component = scope.component ?? 'predictor';
   const view = componentsOf(ctx.target.isvc).find((c) => c.name === component) ?? componentsOf(ctx.target.isvc)[0];
   return {
@@ -60,8 +68,14 @@ export function templateValues(ctx: DiagnosisContext, scope: SignatureScope, sou
       modelFormat: view?.modelFormat,
       image: view?.image,
       knativeNamespace: ctx.config.knativeNamespace,
+      node: scope.node,
+      gpus: scope.gpus,
+      serviceAccount: typeof view?.spec.serviceAccountName === 'string' ? view.spec.serviceAccountName : 'default',
+      // the pod whose lines matched; events and conditions come from the controller's default install
+      sourcePod: /^Pod \S+\/(\S+)$/.exec(source.ref)?.[1] ?? 'deploy/kserve-controller-manager',
+      sourceNamespace: /^Pod (\S+)\//.exec(source.ref)?.[1] ?? 'kserve',
     },
-    field: (key) => fieldPathOf(ctx.target.isvc, component, key),
+    field: (key) => fieldPathOf(ctx.target.isvc, component, key, scope.revision),
     match: match ?? null,
   };
 }
@@ -91,7 +105,9 @@ export function signatureFindings(
   const decisive = decidingMatches(matches);
   const findings: Finding[] = [];
   for (const [code, m] of decisive) {
-    const others = matches.filter((x) => !x.entry.ignore && (x.entry.code === code || x.entry.also.includes(code))).map((x) => x.index);
+    const others = matches
+      .filter((x) => !x.entry.ignore && (x.entry.code === code || x.entry.also.includes(code)))
+      .map((x) => x.index);
     const primary = m.entry.code === code;
     const evidence = [lineEvidence(source, m.index, others), ...(primary ? noteEvidence(ctx, scope, source, m) : [])];
     const values = templateValues(ctx, scope, source, m.match);
@@ -137,13 +153,20 @@ function alsoTitle(code: FindingCode): string {
 
 function noteEvidence(ctx: DiagnosisContext, scope: SignatureScope, source: LineSource, m: SignatureMatch): Evidence[] {
   if (!m.entry.note) return [];
-  return [{ kind: 'note', ref: source.ref, text: fillTemplate(m.entry.note, templateValues(ctx, scope, source, m.match)) }];
+  return [
+    { kind: 'note', ref: source.ref, text: fillTemplate(m.entry.note, templateValues(ctx, scope, source, m.match)) },
+  ];
 }
 
 /** The deciding line whole, with the traceback that ended in (or just before) it and the other matched lines. */
 export function lineEvidence(source: LineSource, deciding: number, others: readonly number[]): Evidence {
   if (source.kind !== 'log') {
-    return { kind: source.kind, ref: source.ref, text: source.lines[deciding]!, ...(source.container ? { container: source.container } : {}) };
+    return {
+      kind: source.kind,
+      ref: source.ref,
+      text: source.lines[deciding]!,
+      ...(source.container ? { container: source.container } : {}),
+    };
   }
   const { indexes, truncated } = excerptAround(source.lines, deciding, others);
   return {
@@ -161,16 +184,23 @@ export function lineEvidence(source: LineSource, deciding: number, others: reado
 const MAX_LINES = 20;
 const TRACEBACK_BUDGET = 12;
 
-function excerptAround(lines: readonly string[], deciding: number, others: readonly number[]): { indexes: number[]; truncated: boolean } {
+function excerptAround(
+  lines: readonly string[],
+  deciding: number,
+  others: readonly number[],
+): { indexes: number[]; truncated: boolean } {
   const picked = new Set<number>([deciding]);
   let truncated = false;
   const traceback = findTracebacks(lines).find(([s, e]) => deciding >= s && deciding <= e + 3);
   if (traceback) {
     const [start, end] = traceback;
-    const all = Array.from({ length: Math.min(end, deciding) - start + 1 }, (_, k) => start + k);
+    // to the exception and the message lines after it (`- expected: …`), or to a deciding line just past it
+    const all = Array.from({ length: Math.max(end, deciding) - start + 1 }, (_, k) => start + k).filter(
+      (i) => i === deciding || lines[i]!.trim() !== '',
+    );
     const kept = all.length <= TRACEBACK_BUDGET ? all : [...all.slice(0, 1), ...all.slice(-(TRACEBACK_BUDGET - 1))];
     if (kept.length < all.length) truncated = true;
-    kept.forEach((i) => picked.add(i));
+    for (const i of kept) picked.add(i);
   }
   const rest = [...new Set(others)].filter((i) => !picked.has(i)).sort((a, b) => a - b);
   // repeats of one line (a server retrying every second) keep their first and last occurrence

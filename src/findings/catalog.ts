@@ -7,16 +7,45 @@
  * Codes never change meaning; wording around them may. `docs/findings.md` is generated from this
  * table (`npm run docs:findings`), and a test fails when it is stale.
  */
-import type { NextStepContext } from './next-step-context.js';
+import {
+  BOT_FORBIDDEN_NEXT,
+  CONTROLLER_RECONCILE_FAILED_NEXT,
+  CRASH_LOOP_NEXT,
+  GATEWAY_MISSING_NEXT,
+  INGRESS_NOT_CONFIGURED_NEXT,
+  ISVC_NOT_FOUND_NEXT,
+  ISVC_NOT_READY_NEXT,
+  MODEL_LOAD_FAILED_NEXT,
+  POD_UNSCHEDULABLE_NEXT,
+  PROBE_BLOCKED_BY_AUTH_NEXT,
+  PROBE_BLOCKED_BY_RBAC_NEXT,
+  QUOTA_EXCEEDED_NEXT,
+  READINESS_PROBE_FAILING_NEXT,
+  REVISION_MISSING_NEXT,
+  STORAGE_INIT_FAILED_NEXT,
+  VIRTUALSERVICE_MISSING_NEXT,
+} from './evidence-next-steps.js';
+import { editCommand, type ComponentField, type NextStepContext } from './next-step-context.js';
+import { podName } from './next-step-forms.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
 /** What a next-step template may read of the finding it is for. */
 export interface FindingFacts {
   subject: string;
+  /** The finding's one line (what it says is wrong). */
+  title?: string;
   component?: string;
   revision?: string;
-  evidence: ReadonlyArray<{ kind: string; container?: string; previous?: boolean }>;
+  /** What decided it: a next step is built from these (the line, the object, the field). */
+  evidence: ReadonlyArray<{
+    kind: string;
+    ref?: string;
+    text?: string;
+    excerpt?: readonly string[];
+    container?: string;
+    previous?: boolean;
+  }>;
 }
 
 /** The next step as one line: the exact field to edit or command to run, with the service's names. */
@@ -36,17 +65,31 @@ export interface CatalogEntry {
   next: NextStepTemplate | null;
 }
 
+/** Where a field of the finding's component lives in this object (the canary's own block for a canary revision). */
+const at = (c: NextStepContext, f: FindingFacts, field: ComponentField) => c.fieldPath(f.component, field, f.revision);
+/** The finding's pod by name, or the service's pods by label when the finding names none. */
+const podOf = (c: NextStepContext, f: FindingFacts) => podName(f) ?? `-l ${c.podSelector}`;
 /** "kubectl edit inferenceservice NAME -n NS: WHAT" */
-const edit = (c: NextStepContext, what: string) => `kubectl edit inferenceservice ${c.name} -n ${c.namespace}: ${what}`;
-/** The pod a finding is about ("Pod ns/name" subject), or a selector for the service's pods. */
-const podOf = (c: NextStepContext, f: FindingFacts) => (/^Pod \S+\/(\S+)$/.exec(f.subject)?.[1] ?? `-l ${c.podSelector}`);
-const logContainer = (f: FindingFacts) => f.evidence.find((e) => e.kind === 'log' && e.container) ?? f.evidence.find((e) => e.container);
+const edit = (c: NextStepContext, what: string) => `${editCommand(c)}: ${what}`;
 
 const NOT_READY = ['REVISION_MISSING', 'ISVC_NOT_READY'] as const;
 const INGRESS = ['INGRESS_NOT_CONFIGURED', 'ISVC_NOT_READY'] as const;
+/** What an LLM runtime's own start-up line names (vLLM, the Hugging Face runtime, TGI, SGLang): the model container emits them. */
+export const LLM_RUNTIME_CODES = [
+  'GPU_DRIVER_TOO_OLD',
+  'GPU_NOT_VISIBLE',
+  'GPU_DTYPE_UNSUPPORTED',
+  'SHM_TOO_SMALL',
+  'TENSOR_PARALLEL_MISMATCH',
+  'KV_CACHE_TOO_SMALL',
+  'GPU_OUT_OF_MEMORY',
+  'TRUST_REMOTE_CODE_REQUIRED',
+  'MODEL_HUB_ACCESS_DENIED',
+] as const;
 const POD_LEVEL = [
   'NO_SUPPORTING_RUNTIME',
   'RUNTIME_UNSUPPORTED_MODEL',
+  ...LLM_RUNTIME_CODES,
   'STORAGE_INITIALIZER_NOT_INJECTED',
   'STORAGE_URI_NOT_FOUND',
   'STORAGE_ACCESS_DENIED',
@@ -69,7 +112,7 @@ const table = {
     when: 'no InferenceService of that name in the namespace (under any supported API group)',
     evidence: 'namespaces searched; close names that do exist',
     explains: [],
-    next: (c) => `kubectl get inferenceservices -n ${c.namespace}: check the name (close names that exist are listed in the evidence)`,
+    next: ISVC_NOT_FOUND_NEXT,
   },
   CANARY_UNHEALTHY: {
     severity: 'error',
@@ -77,7 +120,8 @@ const table = {
     when: 'a canary revision fails while the previous revision still serves traffic',
     evidence: "both revisions; split percent; the canary's own root cause",
     explains: [...POD_LEVEL, ...NOT_READY],
-    next: (c, f) => `${edit(c, `set ${c.fieldPath(f.component, 'canaryTrafficPercent')} to 0 to send all traffic back to the last ready revision`)}, then fix the canary`,
+    next: (c, f) =>
+      `${edit(c, `set ${at(c, f, 'canaryTrafficPercent')} to 0 to send all traffic back to the last ready revision`)}, then fix the canary`,
   },
   STORAGE_URI_UNSUPPORTED: {
     severity: 'error',
@@ -85,7 +129,11 @@ const table = {
     when: "the storageUri's scheme is not supported by the installed release (e.g. `hf://` before it was added)",
     evidence: "storageUri; the release; the controller's message",
     explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED', 'CONTROLLER_RECONCILE_FAILED'],
-    next: (c, f) => edit(c, `set ${c.fieldPath(f.component, 'storageUri')} to a scheme this release supports (gs://, s3://, pvc://, https://…), or upgrade KServe`),
+    next: (c, f) =>
+      edit(
+        c,
+        `set ${at(c, f, 'storageUri')} to a scheme this release supports (gs://, s3://, pvc://, https://…), or upgrade KServe`,
+      ),
   },
   NO_SUPPORTING_RUNTIME: {
     severity: 'error',
@@ -93,7 +141,116 @@ const table = {
     when: 'no ServingRuntime / ClusterServingRuntime supports the model format',
     evidence: 'model format; runtimes found',
     explains: [...NOT_READY, 'MODEL_LOAD_FAILED', 'CONTROLLER_RECONCILE_FAILED'],
-    next: (c, f) => `kubectl get clusterservingruntimes; kubectl get servingruntimes -n ${c.namespace}: install a runtime for the model format, or ${edit(c, `set ${c.fieldPath(f.component, 'runtime')} to one that supports it`)}`,
+    next: (c, f) =>
+      `kubectl get clusterservingruntimes; kubectl get servingruntimes -n ${c.namespace}: install a runtime for the model format, or ${edit(c, `set ${at(c, f, 'runtime')} to one that supports it`)}`,
+  },
+  // LLM runtimes (vLLM, the Hugging Face runtime, TGI, SGLang): a cause named from the server's own line
+  GPU_DRIVER_TOO_OLD: {
+    severity: 'error',
+    title: "The node's NVIDIA driver is older than the image's CUDA",
+    when: "the NVIDIA container hook refuses to start the container (`unsatisfied condition: cuda>=X`), or PyTorch reports `The NVIDIA driver on your system is too old`: the image's CUDA needs a newer driver than the node has",
+    evidence:
+      'the node; the CUDA the image needs and the driver version found; the container state (StartError 128 when the hook refuses)',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}': upgrade that node's NVIDIA driver, or ${edit(c, `set ${c.fieldPath(f.component, 'runtimeVersion')} (or the image) to a build for the node's CUDA, or schedule onto newer-driver nodes with ${c.fieldPath(f.component, 'nodeSelector')}`)}`,
+  },
+  GPU_NOT_VISIBLE: {
+    severity: 'error',
+    title: 'The model server sees no GPU',
+    when: 'the model server finds no CUDA device (`No CUDA GPUs are available`, `Failed to infer device type`, NVML not found, `Found no NVIDIA driver`): no `nvidia.com/gpu` in the limits, or the pod runs without the NVIDIA runtime (RuntimeClass, device plugin)',
+    evidence: "the log line; the container's GPU limit; the pod's runtimeClassName and node",
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `set ${c.fieldPath(f.component, 'resources')}.limits nvidia.com/gpu (the device plugin only mounts the GPU and driver into containers that ask for one), and ${c.fieldPath(f.component, 'runtimeClassName')}: nvidia where the NVIDIA runtime is not the node's default`,
+      ),
+  },
+  GPU_DTYPE_UNSUPPORTED: {
+    severity: 'error',
+    title: "The GPU cannot run the model's dtype",
+    when: 'the runtime refuses the dtype on this GPU (bfloat16 needs compute capability 8.0; FP8 needs 8.9)',
+    evidence: 'the GPU model and its compute capability; the dtype; the log line',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `add --dtype=half to ${c.fieldPath(f.component, 'args')}, or schedule the predictor onto a GPU with compute capability 8.0 or more (${c.fieldPath(f.component, 'nodeSelector')})`,
+      ),
+  },
+  SHM_TOO_SMALL: {
+    severity: 'error',
+    title: '/dev/shm is too small for NCCL',
+    when: "NCCL (tensor parallelism across the pod's GPUs) cannot create its shared-memory segment in /dev/shm: the container runtime gives 64 MiB unless the pod mounts a memory-backed emptyDir there",
+    evidence: "the NCCL line (segment and size); the pod's /dev/shm volume or its absence; the GPU count",
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `add to ${c.fieldPath(f.component, 'volumes')} an emptyDir with medium: Memory and a sizeLimit (e.g. 2Gi), and mount it at /dev/shm in ${c.fieldPath(f.component, 'volumeMounts')}`,
+      ),
+  },
+  TENSOR_PARALLEL_MISMATCH: {
+    severity: 'error',
+    title: 'Tensor-parallel size does not match the GPUs the pod has',
+    when: 'the runtime is started with a tensor-parallel (or world) size larger than the GPUs allocated to the container, or one the model cannot be split by',
+    evidence: 'the tensor-parallel size from the log or args; the nvidia.com/gpu limit',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `make --tensor-parallel-size in ${c.fieldPath(f.component, 'args')} equal to ${c.fieldPath(f.component, 'resources')}.limits nvidia.com/gpu (raise the GPUs, or lower the size)`,
+      ),
+  },
+  KV_CACHE_TOO_SMALL: {
+    severity: 'error',
+    title: "The KV cache cannot hold one request of the model's context length",
+    when: "vLLM stops at start: the model's max sequence length (max_model_len, by default the model's own context) needs more KV cache than the GPU memory left after the weights",
+    evidence: 'the max sequence length and the tokens (or GiB) the KV cache holds, from the log line',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `add --max-model-len (at most the tokens the KV cache holds, in the evidence) to ${c.fieldPath(f.component, 'args')}, or raise --gpu-memory-utilization or the GPUs in ${c.fieldPath(f.component, 'resources')}`,
+      ),
+  },
+  GPU_OUT_OF_MEMORY: {
+    severity: 'error',
+    title: 'The GPU runs out of memory while the model loads',
+    when: 'CUDA out of memory while the runtime loads the weights, profiles, warms up or allocates the KV cache (not the container memory limit: that is OOM_KILLED)',
+    evidence:
+      "the CUDA OOM line with the GPU's capacity and what was free; the GPUs allocated; the runtime's memory args",
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
+    next: (c, f) =>
+      edit(
+        c,
+        `lower --gpu-memory-utilization, --max-model-len or --max-num-seqs in ${c.fieldPath(f.component, 'args')}, or give the model more GPU memory (nvidia.com/gpu in ${c.fieldPath(f.component, 'resources')} with --tensor-parallel-size to match, or a quantized model)`,
+      ),
+  },
+  TRUST_REMOTE_CODE_REQUIRED: {
+    severity: 'error',
+    title: 'The model ships its own code and the runtime was not allowed to run it',
+    when: 'transformers refuses a repository with custom code (`trust_remote_code=True` needed)',
+    evidence: 'the repository; the log line; whether the args already pass the flag',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING', 'RUNTIME_UNSUPPORTED_MODEL'],
+    next: (c, f) =>
+      edit(
+        c,
+        `after reading the repository's code, add --trust_remote_code (vLLM: --trust-remote-code) to ${c.fieldPath(f.component, 'args')}`,
+      ),
+  },
+  MODEL_HUB_ACCESS_DENIED: {
+    severity: 'error',
+    title: 'The model or tokenizer cannot be fetched from the Hugging Face Hub',
+    when: 'the runtime (or the hf:// storage-initializer) is refused by the Hub (401: no or invalid token for a gated / private repo; 403: the token has no access to the gated repo) or may not reach it (offline mode, no network)',
+    evidence: 'the repository; the status code or offline message; the token env the container has',
+    explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING', 'STORAGE_INIT_FAILED'],
+    next: (c, f) =>
+      edit(
+        c,
+        `set HF_TOKEN in ${c.fieldPath(f.component, 'env')} from a Secret (valueFrom.secretKeyRef) whose token has been granted access to the repository`,
+      ),
   },
   RUNTIME_UNSUPPORTED_MODEL: {
     severity: 'error',
@@ -101,7 +258,11 @@ const table = {
     when: "the model server starts but cannot load this model's architecture / format version (runtime too old)",
     evidence: 'the runtime image and version; the log line',
     explains: [...NOT_READY, 'CRASH_LOOP', 'MODEL_LOAD_FAILED', 'READINESS_PROBE_FAILING'],
-    next: (c, f) => edit(c, `set ${c.fieldPath(f.component, 'runtimeVersion')} to a release that loads this model, or export the model in a format version the runtime supports`),
+    next: (c, f) =>
+      edit(
+        c,
+        `set ${at(c, f, 'runtimeVersion')} to a release that loads this model, or export the model in a format version the runtime supports`,
+      ),
   },
   STORAGE_URI_NOT_FOUND: {
     severity: 'error',
@@ -109,7 +270,7 @@ const table = {
     when: 'the storage-initializer fails because the model path does not exist',
     evidence: "storageUri; the init container's log excerpt",
     explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED', 'MODEL_FILE_MISSING'],
-    next: (c, f) => edit(c, `set ${c.fieldPath(f.component, 'storageUri')} to a path that exists`),
+    next: (c, f) => edit(c, `set ${at(c, f, 'storageUri')} to a path that exists`),
   },
   STORAGE_ACCESS_DENIED: {
     severity: 'error',
@@ -117,7 +278,11 @@ const table = {
     when: 'the storage-initializer fails on credentials or permissions (403, AccessDenied, NoCredentials, invalid key)',
     evidence: 'storageUri; service account / secret used; log excerpt',
     explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED'],
-    next: (c, f) => edit(c, `set ${c.fieldPath(f.component, 'serviceAccountName')} to a service account whose credentials secret can read ${c.fieldPath(f.component, 'storageUri')}`),
+    next: (c, f) =>
+      edit(
+        c,
+        `set ${at(c, f, 'serviceAccountName')} to a service account whose credentials secret can read ${at(c, f, 'storageUri')}`,
+      ),
   },
   STORAGE_INITIALIZER_NOT_INJECTED: {
     severity: 'error',
@@ -125,7 +290,8 @@ const table = {
     when: 'the pod should download its model but has no storage-initializer init container (the webhook skipped the namespace or pod)',
     evidence: "the pod's annotation; the namespace label or webhook state",
     explains: [...NOT_READY, 'MODEL_FILE_MISSING', 'CRASH_LOOP', 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
-    next: (c) => `kubectl get namespace ${c.namespace} --show-labels and kubectl get mutatingwebhookconfigurations: let KServe's pod webhook act on namespace ${c.namespace}, then kubectl delete pod -n ${c.namespace} -l ${c.podSelector}`,
+    next: (c) =>
+      `kubectl get namespace ${c.namespace} --show-labels and kubectl get mutatingwebhookconfigurations: let KServe's pod webhook act on namespace ${c.namespace}, then kubectl delete pod -n ${c.namespace} -l ${c.podSelector}`,
   },
   MODEL_FILE_MISSING: {
     severity: 'error',
@@ -133,7 +299,11 @@ const table = {
     when: 'the model server starts but finds no model file where it looks (e.g. sklearn server `StopIteration` on `/mnt/models`, "model file not found")',
     evidence: 'the path searched; storageUri; log excerpt',
     explains: [...NOT_READY, 'CRASH_LOOP', 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
-    next: (c, f) => edit(c, `point ${c.fieldPath(f.component, 'storageUri')} at the folder that holds the model file (or upload the model file there)`),
+    next: (c, f) =>
+      edit(
+        c,
+        `point ${at(c, f, 'storageUri')} at the folder that holds the model file (or upload the model file there)`,
+      ),
   },
   OOM_KILLED: {
     severity: 'error',
@@ -141,7 +311,7 @@ const table = {
     when: 'a model container was killed for memory (reason `OOMKilled`, exit code 137, revision reason `ExitCode137`)',
     evidence: 'container; memory limit; restarts; suggested limit',
     explains: [...NOT_READY, 'CRASH_LOOP', 'READINESS_PROBE_FAILING'],
-    next: (c, f) => edit(c, `raise ${c.fieldPath(f.component, 'resources')}.limits.memory (or approve the proposed raise)`),
+    next: (c, f) => edit(c, `raise ${at(c, f, 'resources')}.limits.memory`),
   },
   IMAGE_DIGEST_RESOLUTION_FAILED: {
     severity: 'error',
@@ -149,7 +319,8 @@ const table = {
     when: 'Knative cannot resolve the image tag to a digest ("failed to resolve image to digest", 401 from a private registry)',
     evidence: 'image; registry; the `config-deployment` setting that would skip it',
     explains: [...NOT_READY, 'IMAGE_PULL_FAILED'],
-    next: (c) => `kubectl edit configmap config-deployment -n ${c.knativeNamespace}: add the image's registry to data.registriesSkippingTagResolving (or give the Knative controller pull credentials for it)`,
+    next: (c) =>
+      `kubectl edit configmap config-deployment -n ${c.knativeNamespace}: add the image's registry to data.registriesSkippingTagResolving (or give the Knative controller pull credentials for it)`,
   },
   IMAGE_PULL_FAILED: {
     severity: 'error',
@@ -157,7 +328,8 @@ const table = {
     when: 'ErrImagePull / ImagePullBackOff / InvalidImageName',
     evidence: "image; the kubelet's message",
     explains: NOT_READY,
-    next: (c, f) => `${edit(c, `fix the image (or its tag) under ${c.fieldPath(f.component, 'image')}`)}; for a private registry add imagePullSecrets to the service account`,
+    next: (c, f) =>
+      `${edit(c, `fix the image (or its tag) under ${at(c, f, 'image')}`)}; for a private registry add imagePullSecrets to the service account`,
   },
   QUOTA_EXCEEDED: {
     severity: 'error',
@@ -165,7 +337,7 @@ const table = {
     when: 'a ResourceQuota or LimitRange forbids the pods ("exceeded quota", "forbidden")',
     evidence: 'quota name; used/hard',
     explains: [...NOT_READY, 'POD_UNSCHEDULABLE'],
-    next: (c, f) => `kubectl describe resourcequota -n ${c.namespace}: raise the quota, or ${edit(c, `lower ${c.fieldPath(f.component, 'resources')}`)}`,
+    next: QUOTA_EXCEEDED_NEXT,
   },
   POD_UNSCHEDULABLE: {
     severity: 'error',
@@ -173,7 +345,7 @@ const table = {
     when: 'the pod stays Pending: insufficient cpu/memory/GPU, taints, node selectors',
     evidence: "the scheduler's message",
     explains: NOT_READY,
-    next: (c, f) => `kubectl describe pod ${podOf(c, f)} -n ${c.namespace} names what no node has: add that capacity, or ${edit(c, `lower ${c.fieldPath(f.component, 'resources')}.requests or relax its nodeSelector / tolerations`)}`,
+    next: POD_UNSCHEDULABLE_NEXT,
   },
   // a webhook's refusal is why the object it refused (a VirtualService, a Knative Service) is missing
   ADMISSION_DENIED: {
@@ -181,8 +353,15 @@ const table = {
     title: 'An admission webhook denied an object',
     when: 'an admission webhook denied an object the controller creates for this service (Knative Service, VirtualService, Ingress)',
     evidence: 'the webhook, the object, the denial message',
-    explains: [...NOT_READY, 'CONTROLLER_RECONCILE_FAILED', 'INGRESS_NOT_CONFIGURED', 'VIRTUALSERVICE_MISSING', 'GATEWAY_MISSING'],
-    next: (c) => `kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations: change what the webhook refused (its message is in the evidence) in inferenceservice ${c.name} -n ${c.namespace}, or the webhook's policy`,
+    explains: [
+      ...NOT_READY,
+      'CONTROLLER_RECONCILE_FAILED',
+      'INGRESS_NOT_CONFIGURED',
+      'VIRTUALSERVICE_MISSING',
+      'GATEWAY_MISSING',
+    ],
+    next: (c) =>
+      `kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations: change what the webhook refused (its message is in the evidence) in inferenceservice ${c.name} -n ${c.namespace}, or the webhook's policy`,
   },
   PROBE_BLOCKED_BY_AUTH: {
     severity: 'error',
@@ -190,15 +369,16 @@ const table = {
     when: "the ingress controller's probes get HTTP 401 or 302 (auth on the Istio ingress gateway, e.g. IAP, oauth2 `UAEX`)",
     evidence: 'the log lines with the status code; the gateway and namespace',
     explains: INGRESS,
-    next: () => 'kubectl get authorizationpolicies -n istio-system: exempt Knative\'s probes (header K-Network-Probe) from the gateway\'s auth rule (the fix below), or upgrade Knative Serving to 0.14 or later',
+    next: PROBE_BLOCKED_BY_AUTH_NEXT,
   },
   PROBE_BLOCKED_BY_RBAC: {
     severity: 'error',
     title: 'Ingress probes blocked by Istio RBAC',
     when: 'the probes get HTTP 403 (Istio RBAC / AuthorizationPolicy; a namespace missing from `ClusterRbacConfig`)',
-    evidence: 'the log line; the RBAC object that applies; Knative version if older than 0.11.2 / between 0.12 and 0.13 (no best-effort probes)',
+    evidence:
+      'the log line; the RBAC object that applies; Knative version if older than 0.11.2 / between 0.12 and 0.13 (no best-effort probes)',
     explains: INGRESS,
-    next: (c) => `kubectl get authorizationpolicies -n ${c.namespace}: allow requests from knative-serving and istio-system (the fix below), or upgrade Knative Serving to 0.14 or later`,
+    next: PROBE_BLOCKED_BY_RBAC_NEXT,
   },
   GATEWAY_MISSING: {
     severity: 'error',
@@ -206,7 +386,7 @@ const table = {
     when: "the Istio Gateway that the InferenceService's routes use does not exist",
     evidence: 'gateway namespace/name expected',
     explains: [...INGRESS, 'VIRTUALSERVICE_MISSING'],
-    next: () => 'kubectl get gateways -A: create the Gateway named in the evidence, or point the ingress settings of the inferenceservice-config ConfigMap at one that exists',
+    next: GATEWAY_MISSING_NEXT,
   },
   VIRTUALSERVICE_MISSING: {
     severity: 'error',
@@ -215,7 +395,7 @@ const table = {
     evidence: 'which hop of the request flow',
     // the controller's error says why it could not create it
     explains: [...INGRESS, 'CONTROLLER_RECONCILE_FAILED'],
-    next: (c) => `kubectl get virtualservices -n ${c.namespace}: the controller creates it; its logs say why it did not (kubectl logs -n kserve deploy/kserve-controller-manager | grep ${c.name})`,
+    next: VIRTUALSERVICE_MISSING_NEXT,
   },
   STORAGE_INIT_FAILED: {
     severity: 'error',
@@ -223,7 +403,7 @@ const table = {
     when: 'the storage-initializer init container fails (Init:Error, Init:CrashLoopBackOff, non-zero exit); where a more specific code says why, that code is the root cause and this one its consequence',
     evidence: 'exit code; log excerpt',
     explains: [...NOT_READY, 'MODEL_LOAD_FAILED'],
-    next: (c, f) => `kubectl logs ${podOf(c, f)} -n ${c.namespace} -c storage-initializer: fix what it reports (usually ${c.fieldPath(f.component, 'storageUri')} or its credentials)`,
+    next: STORAGE_INIT_FAILED_NEXT,
   },
   // KServe 0.11 reports any predictor crash as ModelLoadFailed: the crash and its traceback say more
   CRASH_LOOP: {
@@ -232,10 +412,7 @@ const table = {
     when: 'a model container exits and restarts (CrashLoopBackOff, Error, non-zero exit); where a more specific code says why (`OOM_KILLED`, `MODEL_FILE_MISSING`), that code is the root cause and this one its consequence',
     evidence: 'exit code; restarts; log excerpt of the crash (traceback) from the current or previous instance',
     explains: [...NOT_READY, 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
-    next: (c, f) => {
-      const log = logContainer(f);
-      return `kubectl logs ${podOf(c, f)} -n ${c.namespace}${log?.container ? ` -c ${log.container}` : ''} --previous: fix what the traceback names (the model, its code or ${c.fieldPath(f.component, 'image')})`;
-    },
+    next: CRASH_LOOP_NEXT,
   },
   MODEL_LOAD_FAILED: {
     severity: 'error',
@@ -243,7 +420,7 @@ const table = {
     when: 'the runtime reports the model failed to load (`modelStatus` FailedToLoad, `ModelLoadFailed`), or the model server logs it (a signature); a server that logged it before exiting explains its crash loop',
     evidence: 'the reported reason and message',
     explains: [...NOT_READY, 'READINESS_PROBE_FAILING'],
-    next: (c) => `kubectl get inferenceservice ${c.name} -n ${c.namespace} -o jsonpath='{.status.modelStatus}' and kubectl logs -n ${c.namespace} -l ${c.podSelector}: fix the model or its format that the runtime refuses`,
+    next: MODEL_LOAD_FAILED_NEXT,
   },
   READINESS_PROBE_FAILING: {
     severity: 'error',
@@ -251,7 +428,7 @@ const table = {
     when: 'the container runs but never becomes ready',
     evidence: "probe; the kubelet's message; log excerpt",
     explains: NOT_READY,
-    next: (c, f) => `kubectl logs ${podOf(c, f)} -n ${c.namespace}: find why the server does not answer its probe, or ${edit(c, `fix ${c.fieldPath(f.component, 'readinessProbe')}`)}`,
+    next: READINESS_PROBE_FAILING_NEXT,
   },
   CONTROLLER_RECONCILE_FAILED: {
     severity: 'error',
@@ -259,7 +436,7 @@ const table = {
     when: 'the KServe / KFServing controller fails to reconcile this InferenceService (its log names the service with an error; often no status at all)',
     evidence: "the controller's log lines for this service",
     explains: ['ISVC_NOT_READY', 'REVISION_MISSING'],
-    next: (c) => `kubectl logs -n kserve deploy/kserve-controller-manager | grep ${c.name}: fix what the controller reports for ${c.namespace}/${c.name}`,
+    next: CONTROLLER_RECONCILE_FAILED_NEXT,
   },
   INGRESS_NOT_CONFIGURED: {
     severity: 'error',
@@ -267,7 +444,7 @@ const table = {
     when: 'Knative Service / Route reports `IngressNotConfigured`',
     evidence: "the condition's message; next checks run",
     explains: ['ISVC_NOT_READY'],
-    next: (c) => `kubectl logs -n ${c.knativeNamespace} deploy/networking-istio (or deploy/net-istio-controller) | grep ${c.name}: fix why the ingress is not configured`,
+    next: INGRESS_NOT_CONFIGURED_NEXT,
   },
   REVISION_MISSING: {
     severity: 'error',
@@ -275,7 +452,77 @@ const table = {
     when: 'Knative Service reports `RevisionMissing` or the latest created revision is not ready',
     evidence: 'revision name, its Ready condition and reason',
     explains: ['ISVC_NOT_READY'],
-    next: (c, f) => (f.revision ? `kubectl describe revision ${f.revision} -n ${c.namespace}: its conditions and events say why it is not ready` : `kubectl get revisions -n ${c.namespace} -l ${c.podSelector}: describe the one that is not ready`),
+    next: REVISION_MISSING_NEXT,
+  },
+  // KServe's LLMInferenceService (llmisvc, 0.16+): its conditions, the objects it creates, its router
+  LLM_CONFIG_MERGE_FAILED: {
+    severity: 'error',
+    title: "The LLMInferenceService's configs could not be merged",
+    when: 'PresetsCombined is False (ConfigNotFound, CombineBaseError, InvalidRenderedConfig): a baseRefs / well-known LLMInferenceServiceConfig is missing or does not merge; the controller stops before creating anything, and Ready (which in 0.16-0.20 does not roll it up) may still read True from older status',
+    evidence: "PresetsCombined's reason and message; the configs named; the controller's log line",
+    explains: [
+      'LLMISVC_NOT_READY',
+      'LLM_WORKLOAD_NOT_READY',
+      'LLM_ROUTE_NOT_ACCEPTED',
+      'LLM_INFERENCE_POOL_NOT_READY',
+      'CONTROLLER_RECONCILE_FAILED',
+    ],
+    next: (c) =>
+      `kubectl get llminferenceserviceconfigs -A: create the config the condition names, or remove it from spec.baseRefs of llminferenceservice ${c.name} -n ${c.namespace}`,
+  },
+  LLM_GATEWAY_NOT_READY: {
+    severity: 'error',
+    title: 'The Gateway in front of the LLMInferenceService is not ready',
+    when: "a Gateway the service routes through (spec.router.gateway.refs, or the managed HTTPRoute's parent) is missing, or its Accepted / Programmed condition is not True (no controller for its GatewayClass, no address)",
+    evidence: "the Gateway's conditions or its absence; the GatewayClass's controller; GatewaysReady",
+    explains: ['LLMISVC_NOT_READY', 'LLM_ROUTE_NOT_ACCEPTED', 'LLM_INFERENCE_POOL_NOT_READY'],
+    next: (c) =>
+      `kubectl get gateways -A; kubectl get gatewayclass: make the Gateway that llminferenceservice ${c.name} -n ${c.namespace} routes through exist and be Programmed`,
+  },
+  LLM_ROUTE_NOT_ACCEPTED: {
+    severity: 'error',
+    title: "The LLMInferenceService's HTTPRoute is not accepted",
+    when: "an HTTPRoute of the service has a parent whose Accepted or ResolvedRefs condition is False, or no Gateway controller wrote its status at all; the router's InferencePool then waits for a gateway (WaitingForGateway)",
+    evidence: "the route's parent conditions (Accepted, ResolvedRefs) with reason and message; HTTPRoutesReady",
+    explains: ['LLMISVC_NOT_READY', 'LLM_INFERENCE_POOL_NOT_READY'],
+    next: (c) =>
+      `kubectl get httproute -n ${c.namespace} -o yaml: fix what the route's parent condition says (parentRefs, backendRefs, listener allowedRoutes) for llminferenceservice ${c.name}`,
+  },
+  LLM_WORKER_GROUP_SHORT: {
+    severity: 'error',
+    title: 'A multi-node worker group is short of pods',
+    when: "a LeaderWorkerSet of the service has fewer ready groups than replicas: a group's leader or worker pods are missing, pending or not ready (a group serves only when all its pods do)",
+    evidence: 'the LeaderWorkerSet (replicas, size, readyReplicas); each short group with its pods and their state',
+    explains: ['LLMISVC_NOT_READY', 'LLM_WORKLOAD_NOT_READY'],
+    next: (c) =>
+      `kubectl get pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name} -o wide: get every pod of each group scheduled and ready`,
+  },
+  LLM_INFERENCE_POOL_NOT_READY: {
+    severity: 'error',
+    title: "The LLMInferenceService's InferencePool or endpoint picker is not ready",
+    when: 'InferencePoolReady or SchedulerWorkloadReady is False: the InferencePool is missing or no Gateway accepted it, or the endpoint picker (EPP) Deployment has no available pod',
+    evidence: "the InferencePool's parent conditions; the EPP Deployment and its pods; the condition's message",
+    explains: ['LLMISVC_NOT_READY'],
+    next: (c) =>
+      `kubectl get inferencepools,deployments -n ${c.namespace} -l app.kubernetes.io/name=${c.name}: fix the endpoint picker or the pool's gateway`,
+  },
+  LLM_WORKLOAD_NOT_READY: {
+    severity: 'error',
+    title: "The LLMInferenceService's model server workload is not ready",
+    when: 'MainWorkloadReady / WorkerWorkloadReady / PrefillWorkloadReady is False, or its Deployment has fewer available replicas than wanted, and nothing more specific is visible in its pods',
+    evidence: 'the workload Deployment or LeaderWorkerSet; its pods and their state; the condition',
+    explains: ['LLMISVC_NOT_READY'],
+    next: (c) =>
+      `kubectl get pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name}; kubectl logs -n ${c.namespace} -l app.kubernetes.io/name=${c.name} -c main: the model server says why it does not start`,
+  },
+  LLMISVC_NOT_READY: {
+    severity: 'error',
+    title: 'The LLMInferenceService is not ready',
+    when: "the LLMInferenceService's Ready condition is not True; the root cause only when nothing more specific is visible",
+    evidence: 'the conditions that are not True, as the controller rolls them up',
+    explains: [],
+    next: (c) =>
+      `kubectl describe llminferenceservice ${c.name} -n ${c.namespace}: the sub-conditions name the workload or router part that is not ready`,
   },
   ISVC_NOT_READY: {
     severity: 'error',
@@ -283,15 +530,15 @@ const table = {
     when: "the InferenceService's Ready condition is not True; the root cause only when nothing more specific is visible",
     evidence: 'the conditions that are not True',
     explains: [],
-    next: (c) => `kubectl describe inferenceservice ${c.name} -n ${c.namespace}: the conditions and events name the component that is not ready`,
+    next: ISVC_NOT_READY_NEXT,
   },
   BOT_FORBIDDEN: {
     severity: 'warning',
     title: "A read the bot's RBAC denied",
-    when: 'the API answered 403 to one of the bot\'s reads, so a check could not run',
+    when: "the API answered 403 to one of the bot's reads, so a check could not run",
     evidence: 'the verb/resource/namespace denied; the RBAC rule that would allow it',
     explains: [],
-    next: () => "add the RBAC rule shown in the evidence to the bot's ClusterRole (deploy/base/rbac-diagnosis.yaml) and apply it, then diagnose again",
+    next: BOT_FORBIDDEN_NEXT,
   },
   CLUSTER_UNREACHABLE: {
     severity: 'warning',
@@ -307,9 +554,20 @@ const table = {
     when: 'ingress probes fail on a Knative release without best-effort probes (before 0.11.2, or 0.12.x–0.13.x)',
     evidence: 'the `serving.knative.dev/release` label',
     explains: [],
-    next: (c) => `kubectl get namespace ${c.knativeNamespace} --show-labels: upgrade Knative Serving to 0.14 or later (or 0.11.2), whose probes are best-effort`,
+    next: (c) =>
+      `kubectl get namespace ${c.knativeNamespace} --show-labels: upgrade Knative Serving to 0.14 or later (or 0.11.2), whose probes are best-effort`,
   },
   // a healthy report opens with the clean bill, then the context
+  ISVC_STOPPED: {
+    severity: 'info',
+    title: 'Stopped on purpose',
+    when: 'the InferenceService carries `serving.kserve.io/stop: "true"` (KServe 0.15+) or `Stopped=True`: KServe removed its workloads; it is not ready because it is stopped, not broken (also: being stopped, or resuming)',
+    evidence:
+      'the annotation and who set it (the managedFields entry: manager, operation, time); the Stopped, PredictorReady and Ready conditions; the deployment mode',
+    explains: ['ISVC_NOT_READY'],
+    next: (c) =>
+      `To serve again: kubectl annotate inferenceservice ${c.name} -n ${c.namespace} serving.kserve.io/stop=false --overwrite`,
+  },
   ISVC_READY: {
     severity: 'info',
     title: 'Ready',
@@ -324,7 +582,8 @@ const table = {
     when: 'a Ready Serverless service has a cluster-local URL (`*.svc.cluster.local`): no domain in config-domain (Knative 1.8+ default) or the service is cluster-local',
     evidence: 'the URL; where the domain comes from',
     explains: [],
-    next: (c) => `kubectl edit configmap config-domain -n ${c.knativeNamespace}: add the domain to serve (e.g. data: {example.com: ""}) to expose ${c.name} through the ingress gateway, or call it from inside the cluster`,
+    next: (c) =>
+      `kubectl edit configmap config-domain -n ${c.knativeNamespace}: add the domain to serve (e.g. data: {example.com: ""}) to expose ${c.name} through the ingress gateway, or call it from inside the cluster`,
   },
   RUNTIME_SELECTED: {
     severity: 'info',
@@ -332,7 +591,7 @@ const table = {
     when: 'a Ready service names no runtime and several serving runtimes fit its model format and protocol',
     evidence: 'the runtimes that fit, their priorities and images; the one that serves it',
     explains: [],
-    next: (c, f) => `kubectl edit inferenceservice ${c.name} -n ${c.namespace}: set ${c.fieldPath(f.component, 'runtime')} to pin the runtime`,
+    next: (c, f) => edit(c, `set ${at(c, f, 'runtime')} to pin the runtime`),
   },
   SCALE_TO_ZERO_UNAVAILABLE: {
     severity: 'info',
@@ -340,7 +599,17 @@ const table = {
     when: 'a Ready RawDeployment service sets minReplicas 0: its Deployment and HPA keep at least one pod',
     evidence: 'the deployment mode; minReplicas; the HPA',
     explains: [],
-    next: (c) => `Scale to zero needs Serverless mode: kubectl edit inferenceservice ${c.name} -n ${c.namespace}: set the annotation serving.kserve.io/deploymentMode: Serverless (Knative installed); in RawDeployment minReplicas 0 counts as 1`,
+    next: (c) =>
+      `Scale to zero needs Serverless mode: ${edit(c, 'set the annotation serving.kserve.io/deploymentMode: Serverless (Knative installed); in RawDeployment minReplicas 0 counts as 1')}`,
+  },
+  LLMISVC_SAME_NAME: {
+    severity: 'info',
+    title: 'An LLMInferenceService has the same name',
+    when: 'an InferenceService and an LLMInferenceService of the same name are in the namespace: the InferenceService is diagnosed',
+    evidence: 'both API versions',
+    explains: [],
+    next: (c) =>
+      `/isvc diagnose ${c.namespace}/${c.name} --kind llmisvc (CLI: --kind llmisvc) diagnoses the LLMInferenceService`,
   },
   TRAFFIC_SPLIT: {
     severity: 'info',
@@ -381,7 +650,7 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry & { explains: re
 export const FINDING_CODES = Object.keys(table) as FindingCode[];
 
 export function isFindingCode(value: string): value is FindingCode {
-  return Object.prototype.hasOwnProperty.call(table, value);
+  return Object.hasOwn(table, value);
 }
 
 /** 0 for the most specific code. */

@@ -18,7 +18,11 @@ function sameScope(a: Finding, b: Finding): boolean {
 }
 
 function explains(g: Finding, f: Finding): boolean {
-  return g.code !== f.code && (CATALOG[g.code].explains.includes(f.code) || (g.explains ?? []).includes(f.code)) && sameScope(g, f);
+  return (
+    g.code !== f.code &&
+    (CATALOG[g.code].explains.includes(f.code) || (g.explains ?? []).includes(f.code)) &&
+    sameScope(g, f)
+  );
 }
 
 /** A finding that explains others by its own evidence moves before the first of them. */
@@ -33,7 +37,12 @@ function hoistExplaining(ordered: Finding[]): Finding[] {
 }
 
 export function orderFindings(findings: readonly Finding[]): Finding[] {
-  const ordered = hoistExplaining([...findings].sort((a, b) => specificityRank(a.code) - specificityRank(b.code) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]));
+  const ordered = hoistExplaining(
+    [...findings].sort(
+      (a, b) =>
+        specificityRank(a.code) - specificityRank(b.code) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+    ),
+  );
   return ordered.map((f, i) => {
     const cause = ordered.slice(0, i).find((g) => explains(g, f));
     return cause ? { ...f, consequenceOf: cause.code } : f;

@@ -1,3 +1,10 @@
+/**
+ * The report's data model, shared by the runner, the playbooks, every renderer (text, JSON, Slack,
+ * MCP) and the queue: a Report holds its target, whether it is Ready, the root-cause code and the
+ * Findings, root cause first; a Finding holds a code from the catalog (catalog.ts), its subject, its
+ * evidence (conditions, events, log excerpts with line numbers, fields, request-flow hops), the next
+ * step a person takes and the remediation the bot can offer. `-o json` prints this shape.
+ */
 import type { TargetRef } from '../core/target-ref.js';
 import type { FindingCode, Severity } from './catalog.js';
 
@@ -26,6 +33,8 @@ export interface Evidence {
   /** kind=link: where it points. kind=hop: the hop's state. */
   url?: string;
   state?: 'ok' | 'missing' | 'failing' | 'unknown';
+  /** kind=hop: its state follows from a failure further on (a route not created while the revision is not ready). */
+  consequence?: boolean;
 }
 
 /** A change the bot could make to fix a finding (a remediation action's offer), or a fix to make by hand (`action: 'manual'`). */
@@ -81,4 +90,9 @@ export interface Report {
   rootCause: FindingCode | null;
   findings: Finding[];
   stats: DiagnosisStats;
+  /**
+   * No namespace was asked for and the default one (`namespace`) has no InferenceService of the name:
+   * the only namespace that has one was diagnosed instead (report.target's).
+   */
+  followedFrom?: { namespace: string };
 }

@@ -44,7 +44,13 @@ export function newIncident(id: string, channel: string, rootCause: string, now:
   return { id, channel, rootCause, openedAt: now, status: 'open', rootTs: null, threadPosted: false, resolvedAt: null };
 }
 
-export function newMember(target: { namespace: string; name: string }, rootCause: string, unreadySince: number, now: number, first: boolean): Member {
+export function newMember(
+  target: { namespace: string; name: string },
+  rootCause: string,
+  unreadySince: number,
+  now: number,
+  first: boolean,
+): Member {
   return {
     key: `${target.namespace}/${target.name}`,
     namespace: target.namespace,
@@ -61,8 +67,20 @@ export function newMember(target: { namespace: string; name: string }, rootCause
 }
 
 /** Whether a service diagnosed with `rootCause` now joins this incident rather than opening its own. */
-export function joinsIncident(incident: Incident | null, channel: string, rootCause: string, now: number, windowMs: number): boolean {
-  return incident !== null && incident.status === 'open' && incident.channel === channel && incident.rootCause === rootCause && now - incident.openedAt <= windowMs;
+export function joinsIncident(
+  incident: Incident | null,
+  channel: string,
+  rootCause: string,
+  now: number,
+  windowMs: number,
+): boolean {
+  return (
+    incident !== null &&
+    incident.status === 'open' &&
+    incident.channel === channel &&
+    incident.rootCause === rootCause &&
+    now - incident.openedAt <= windowMs
+  );
 }
 
 export function recover(member: Member, at: number, by: 'ready' | 'deleted'): Member {
@@ -90,7 +108,11 @@ export function pendingNotes(incident: Incident, members: Member[]): PendingNote
 }
 
 export function markNoted(members: Member[]): Member[] {
-  return members.map((m) => ({ ...m, joinNoted: true, recoveryNoted: m.recoveredAt !== null ? true : m.recoveryNoted }));
+  return members.map((m) => ({
+    ...m,
+    joinNoted: true,
+    recoveryNoted: m.recoveredAt !== null ? true : m.recoveryNoted,
+  }));
 }
 
 export function resolve(incident: Incident, members: Member[]): Incident {
@@ -103,6 +125,6 @@ export function outageMs(members: Member[], now: number): number {
   if (members.length === 0) return 0;
   const start = Math.min(...members.map((m) => m.unreadySince));
   const open = members.some((m) => m.recoveredAt === null);
-  const end = open ? now : Math.max(...members.map((m) => m.recoveredAt!));
+  const end = open ? now : Math.max(...members.map((m) => m.recoveredAt ?? now));
   return Math.max(0, end - start);
 }

@@ -1,5 +1,5 @@
 /**
- * The incident jobs (BullMQ, a queue of their own next to the diagnosis queue, on the same Redis):
+ * The incident jobs (BullMQ, a queue of their own next to the cluster job queue, on the same Redis):
  *   open     diagnose an InferenceService that stayed unready, then open an incident, join a
  *            group, or (already in one) report a changed root cause; one at a time per service
  *   recover  a member became Ready (or was deleted)
@@ -13,7 +13,13 @@ import { dns1123Label as isvcName } from '../core/names.js';
 
 export const incidentJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('open'), namespace: isvcName, name: isvcName, unreadySince: z.number() }),
-  z.object({ kind: z.literal('recover'), namespace: isvcName, name: isvcName, by: z.enum(['ready', 'deleted']), at: z.number() }),
+  z.object({
+    kind: z.literal('recover'),
+    namespace: isvcName,
+    name: isvcName,
+    by: z.enum(['ready', 'deleted']),
+    at: z.number(),
+  }),
   z.object({ kind: z.literal('refresh'), incidentId: z.string().min(1) }),
 ]);
 export type IncidentJob = z.infer<typeof incidentJobSchema>;
@@ -49,7 +55,11 @@ export class IncidentQueue {
 
   /** At most one open job per service waits or runs at a time. */
   async open(target: { namespace: string; name: string }, unreadySince: number): Promise<void> {
-    await this.queue.add('open', { kind: 'open', ...target, unreadySince }, { deduplication: { id: id('open', target.namespace, target.name) } });
+    await this.queue.add(
+      'open',
+      { kind: 'open', ...target, unreadySince },
+      { deduplication: { id: id('open', target.namespace, target.name) } },
+    );
   }
 
   async recover(target: { namespace: string; name: string }, by: 'ready' | 'deleted', at: number): Promise<void> {
@@ -58,7 +68,11 @@ export class IncidentQueue {
 
   /** Refreshes added within refreshDelayMs of each other are one job. */
   async refresh(incidentId: string, delayMs = this.options.refreshDelayMs): Promise<void> {
-    await this.queue.add('refresh', { kind: 'refresh', incidentId }, { delay: delayMs, deduplication: { id: id('refresh', incidentId), ttl: Math.max(1, delayMs) } });
+    await this.queue.add(
+      'refresh',
+      { kind: 'refresh', incidentId },
+      { delay: delayMs, deduplication: { id: id('refresh', incidentId), ttl: Math.max(1, delayMs) } },
+    );
   }
 
   async close(): Promise<void> {

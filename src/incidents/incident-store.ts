@@ -100,13 +100,19 @@ export class IncidentStore {
   async putIncident(incident: Incident): Promise<void> {
     // Resolved incidents are kept a week for reference, open ones for as long as they stay open.
     const multi = this.redis.multi().set(this.k('incident', incident.id), JSON.stringify(incident));
-    if (incident.status === 'resolved') multi.expire(this.k('incident', incident.id), 7 * 86_400).expire(this.k('incident', incident.id, 'm'), 7 * 86_400);
+    if (incident.status === 'resolved')
+      multi
+        .expire(this.k('incident', incident.id), 7 * 86_400)
+        .expire(this.k('incident', incident.id, 'm'), 7 * 86_400);
     await multi.exec();
   }
 
   async putMembers(incidentId: string, members: Member[]): Promise<void> {
     if (members.length === 0) return;
-    await this.redis.hset(this.k('incident', incidentId, 'm'), Object.fromEntries(members.map((m) => [m.key, JSON.stringify(m)])));
+    await this.redis.hset(
+      this.k('incident', incidentId, 'm'),
+      Object.fromEntries(members.map((m) => [m.key, JSON.stringify(m)])),
+    );
   }
 
   async getMember(incidentId: string, key: string): Promise<Member | null> {

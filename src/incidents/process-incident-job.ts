@@ -41,6 +41,13 @@ export interface IncidentJobDeps {
   channelFor(namespace: string): string | null;
   groupWindowMs: number;
   now?(): number;
+  /** After a diagnosis is in an incident's thread: offer its fixes there, as `/isvc diagnose` does. */
+  offerFixes?(report: Report, thread: { channel: string; rootTs: string }): Promise<unknown>;
+}
+
+/** The fixes a diagnosis offers, in its incident's thread; a failure to offer is not the incident's failure. */
+async function offerFixes(deps: IncidentJobDeps, report: Report, thread: { channel: string; rootTs: string }) {
+  await deps.offerFixes?.(report, thread).catch(() => undefined);
 }
 
 export type IncidentJobResult =
@@ -49,9 +56,16 @@ export type IncidentJobResult =
 
 const UNKNOWN = 'UNKNOWN';
 
-export async function processIncidentJob(data: unknown, deps: IncidentJobDeps, signal?: AbortSignal): Promise<IncidentJobResult> {
+export async function processIncidentJob(
+  data: unknown,
+  deps: IncidentJobDeps,
+  signal?: AbortSignal,
+): Promise<IncidentJobResult> {
   const parsed = incidentJobSchema.safeParse(data);
-  if (!parsed.success) throw new UnrecoverableError(`JOB_DATA_INVALID: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(
+      `JOB_DATA_INVALID: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    );
   const job = parsed.data;
   switch (job.kind) {
     case 'open':
@@ -63,7 +77,11 @@ export async function processIncidentJob(data: unknown, deps: IncidentJobDeps, s
   }
 }
 
-async function openJob(job: Extract<IncidentJob, { kind: 'open' }>, deps: IncidentJobDeps, signal?: AbortSignal): Promise<IncidentJobResult> {
+async function openJob(
+  job: Extract<IncidentJob, { kind: 'open' }>,
+  deps: IncidentJobDeps,
+  signal?: AbortSignal,
+): Promise<IncidentJobResult> {
   const target = { namespace: job.namespace, name: job.name };
   const key = `${target.namespace}/${target.name}`;
   const now = deps.now ?? Date.now;
@@ -89,10 +107,24 @@ async function openJob(job: Extract<IncidentJob, { kind: 'open' }>, deps: Incide
         return { outcome: 'joined', incidentId: group.id, rootCause } as const;
       });
     }
-    const incident = newIncident(`inc-${now().toString(36)}-${randomBytes(3).toString('hex')}`, channel, rootCause, now());
+    const incident = newIncident(
+      `inc-${now().toString(36)}-${randomBytes(3).toString('hex')}`,
+      channel,
+      rootCause,
+      now(),
+    );
     const cause = report.findings.find((f) => f.code === report.rootCause);
-    const links = report.findings.filter((f) => f.code === 'TRACING_LINKS').flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url).map((e) => ({ label: e.text ?? e.ref, url: e.url! })));
-    if (cause) incident.headline = { title: cause.title, ...(cause.next ? { next: cause.next } : {}), ...(links.length ? { links: links.slice(0, 4) } : {}) };
+    const links = report.findings
+      .filter((f) => f.code === 'TRACING_LINKS')
+      .flatMap((f) =>
+        f.evidence.flatMap((e) => (e.kind === 'link' && e.url ? [{ label: e.text ?? e.ref, url: e.url }] : [])),
+      );
+    if (cause)
+      incident.headline = {
+        title: cause.title,
+        ...(cause.next ? { next: cause.next } : {}),
+        ...(links.length ? { links: links.slice(0, 4) } : {}),
+      };
     return deps.store.withLock(`incident:${incident.id}`, async () => {
       if (!(await deps.store.claimMember(key, incident.id))) return { outcome: 'ready' } as const;
       const member = newMember(target, rootCause, job.unreadySince, now(), true);
@@ -106,21 +138,37 @@ async function openJob(job: Extract<IncidentJob, { kind: 'open' }>, deps: Incide
 }
 
 /** The root message, then the diagnosis in its thread; each step recorded so a retry does not repeat it. */
-async function postOpening(incident: Incident, members: Member[], report: Report, deps: IncidentJobDeps): Promise<void> {
+async function postOpening(
+  incident: Incident,
+  members: Member[],
+  report: Report,
+  deps: IncidentJobDeps,
+): Promise<void> {
   const now = deps.now ?? Date.now;
   if (!incident.rootTs) {
     incident.rootTs = (await deps.notify({ kind: 'incident-opened', incident, members, now: now() })) ?? '';
     await deps.store.putIncident(incident);
   }
   if (!incident.threadPosted) {
-    await deps.notify({ kind: 'incident-diagnosis', thread: { channel: incident.channel, rootTs: incident.rootTs }, report });
+    await deps.notify({
+      kind: 'incident-diagnosis',
+      thread: { channel: incident.channel, rootTs: incident.rootTs },
+      report,
+    });
     incident.threadPosted = true;
     await deps.store.putIncident(incident);
+    await offerFixes(deps, report, { channel: incident.channel, rootTs: incident.rootTs });
   }
 }
 
 /** A member diagnosed again (its status changed): a new root cause goes in the same thread. */
-async function rediagnosed(incidentId: string, key: string, report: Report, rootCause: string, deps: IncidentJobDeps): Promise<IncidentJobResult> {
+async function rediagnosed(
+  incidentId: string,
+  key: string,
+  report: Report,
+  rootCause: string,
+  deps: IncidentJobDeps,
+): Promise<IncidentJobResult> {
   return deps.store.withLock(`incident:${incidentId}`, async () => {
     const incident = await deps.store.getIncident(incidentId);
     const member = await deps.store.getMember(incidentId, key);
@@ -133,17 +181,38 @@ async function rediagnosed(incidentId: string, key: string, report: Report, root
     const change = changeRootCause(member, rootCause);
     if (!change.changed) return { outcome: 'unchanged', incidentId, rootCause } as const;
     if (!(await deps.mutes.isMuted(key))) {
-      await deps.notify({ kind: 'incident-root-cause-changed', thread: { channel: incident.channel, rootTs: incident.rootTs }, member, from: change.from, to: rootCause });
-      await deps.notify({ kind: 'incident-diagnosis', thread: { channel: incident.channel, rootTs: incident.rootTs }, report });
+      await deps.notify({
+        kind: 'incident-root-cause-changed',
+        thread: { channel: incident.channel, rootTs: incident.rootTs },
+        member,
+        from: change.from,
+        to: rootCause,
+      });
+      await deps.notify({
+        kind: 'incident-diagnosis',
+        thread: { channel: incident.channel, rootTs: incident.rootTs },
+        report,
+      });
+      await offerFixes(deps, report, { channel: incident.channel, rootTs: incident.rootTs });
     }
     await deps.store.putMembers(incidentId, [change.member]);
     const members = await deps.store.members(incidentId);
-    if (members.length === 1) await deps.notify({ kind: 'incident-updated', thread: { channel: incident.channel, rootTs: incident.rootTs }, incident, members, now: (deps.now ?? Date.now)() });
+    if (members.length === 1)
+      await deps.notify({
+        kind: 'incident-updated',
+        thread: { channel: incident.channel, rootTs: incident.rootTs },
+        incident,
+        members,
+        now: (deps.now ?? Date.now)(),
+      });
     return { outcome: 'root-cause-changed', incidentId, rootCause } as const;
   });
 }
 
-async function recoverJob(job: Extract<IncidentJob, { kind: 'recover' }>, deps: IncidentJobDeps): Promise<IncidentJobResult> {
+async function recoverJob(
+  job: Extract<IncidentJob, { kind: 'recover' }>,
+  deps: IncidentJobDeps,
+): Promise<IncidentJobResult> {
   const key = `${job.namespace}/${job.name}`;
   // The watcher cleared the claim's condition already; the claim itself may still be there.
   const incidentId = (await deps.store.memberOf(key)) ?? null;
@@ -165,22 +234,33 @@ async function refreshJob(incidentId: string, deps: IncidentJobDeps): Promise<In
   const now = deps.now ?? Date.now;
   return deps.store.withLock(`incident:${incidentId}`, async () => {
     let incident = await deps.store.getIncident(incidentId);
-    if (!incident || !incident.rootTs || incident.status === 'resolved') return { outcome: 'skipped' } as const;
+    if (!incident?.rootTs || incident.status === 'resolved') return { outcome: 'skipped' } as const;
     const thread = { channel: incident.channel, rootTs: incident.rootTs };
     const members = await deps.store.members(incidentId);
     const notes = pendingNotes(incident, members);
-    if (notes.joined.length > 0) await deps.notify({ kind: 'incident-joined', thread, joined: notes.joined, rootCause: incident.rootCause });
+    if (notes.joined.length > 0)
+      await deps.notify({ kind: 'incident-joined', thread, joined: notes.joined, rootCause: incident.rootCause });
     const recoveredNote = notes.resolves && members.length === 1 ? [] : notes.recovered;
     if (recoveredNote.length > 0) await deps.notify({ kind: 'incident-recovered', thread, recovered: recoveredNote });
     const noted = markNoted(members);
     await deps.store.putMembers(incidentId, noted);
     if (notes.resolves) {
       incident = resolve(incident, noted);
-      await deps.notify(members.length === 1 ? { kind: 'incident-recovered', thread, recovered: noted } : { kind: 'incident-resolved', thread, members: noted, now: incident.resolvedAt ?? now() });
+      await deps.notify(
+        members.length === 1
+          ? { kind: 'incident-recovered', thread, recovered: noted }
+          : { kind: 'incident-resolved', thread, members: noted, now: incident.resolvedAt ?? now() },
+      );
       await deps.store.putIncident(incident);
       await deps.store.clearGroup(incident.channel, incident.rootCause, incident.id);
     }
-    await deps.notify({ kind: 'incident-updated', thread, incident, members: noted, now: incident.resolvedAt ?? now() });
+    await deps.notify({
+      kind: 'incident-updated',
+      thread,
+      incident,
+      members: noted,
+      now: incident.resolvedAt ?? now(),
+    });
     return { outcome: 'refreshed' } as const;
   });
 }

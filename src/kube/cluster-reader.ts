@@ -1,7 +1,29 @@
-import type { CoreV1Event, V1ConfigMap, V1LimitRange, V1Namespace, V1Pod, V1ResourceQuota, V1Service } from '@kubernetes/client-node';
+/**
+ * The diagnosis' only way to read the cluster: typed, memoised reads over client-node (a read asked
+ * by several playbooks is one request), each at the API version the cluster serves (discovery,
+ * remembered per process), with Kubernetes' answers mapped to what a diagnosis needs: 404 → null / [],
+ * 403 → recorded for BOT_FORBIDDEN and thrown as ForbiddenError, anything else → ClusterUnreachableError
+ * or KubeTimeoutError. Logs are read bounded (tail and byte limits). Remediation plans reuse its answers.
+ */
+import { pagedList } from './paged-list.js';
+import type {
+  CoreV1Event,
+  V1ConfigMap,
+  V1LimitRange,
+  V1Namespace,
+  V1Pod,
+  V1ResourceQuota,
+  V1Service,
+} from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { KubeClients } from './client.js';
-import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError, type DeniedRequest } from './errors.js';
+import {
+  ClusterUnreachableError,
+  ForbiddenError,
+  KubeTimeoutError,
+  requestFailureOf,
+  type DeniedRequest,
+} from './errors.js';
 import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import {
   CLUSTER_SERVING_RUNTIME,
@@ -12,11 +34,21 @@ import {
   ISTIO_VIRTUAL_SERVICE,
   KNATIVE_REVISIONS,
   KNATIVE_SERVICES,
+  LLM_INFERENCE_SERVICE_VERSIONS,
   SERVING_RUNTIME,
   type CustomResource,
   type VersionedResource,
 } from './resources.js';
-import { answeredRecently, cachedServedGroups, discoveryHints, firstServed, rememberServedGroups, sameServedGroups, servedGroupsOf, type ServedGroups } from './served-groups.js';
+import {
+  answeredRecently,
+  cachedServedGroups,
+  discoveryHints,
+  firstServed,
+  rememberServedGroups,
+  sameServedGroups,
+  servedGroupsOf,
+  type ServedGroups,
+} from './served-groups.js';
 import {
   inferenceServiceSchema,
   knativeServiceSchema,
@@ -49,6 +81,15 @@ export interface AnsweredReads {
   limitRanges(namespace: string): V1LimitRange[] | undefined;
 }
 
+/**
+ * Pods and events are listed a page at a time (a namespace may hold 20,000 pods: one answer would be
+ * hundreds of MB), each item without its managedFields (no diagnosis reads them; they are much of a pod's size).
+ */
+function withoutManagedFields<T extends { metadata?: { managedFields?: unknown } }>(item: T): T {
+  if (item.metadata?.managedFields) delete item.metadata.managedFields;
+  return item;
+}
+
 /** Pod logs are always read bounded: a diagnosis needs the end of a log (or its start), never all of it. */
 export const DEFAULT_LOG_TAIL_LINES = 400;
 export const DEFAULT_LOG_LIMIT_BYTES = 256 * 1024;
@@ -73,6 +114,8 @@ export class ClusterReader {
   private given: CustomResource | undefined;
   /** Settled answers of `memo`, by the same keys. */
   private readonly answers = new Map<string, unknown>();
+  /** Discovery got no answer at all (refused, timed out, reset): what it got instead; else undefined. */
+  private unansweredDiscovery: ClusterUnreachableError | undefined;
 
   private readonly cluster: string;
   /**
@@ -85,7 +128,11 @@ export class ClusterReader {
     this.cluster = clients.kubeConfig.getCurrentCluster()?.server ?? '';
     const remembered = cachedServedGroups(this.cluster);
     const hint = remembered ? undefined : discoveryHints()?.read(this.cluster);
-    this.early = remembered ? { groups: remembered, hinted: false, recent: true } : hint ? { groups: hint, hinted: true, recent: answeredRecently(hint) } : undefined;
+    this.early = remembered
+      ? { groups: remembered, hinted: false, recent: true }
+      : hint
+        ? { groups: hint, hinted: true, recent: answeredRecently(hint) }
+        : undefined;
   }
 
   /** Requests the API refused so far, one per distinct verb/resource/namespace. */
@@ -122,10 +169,23 @@ export class ClusterReader {
         rememberServedGroups(this.cluster, groups);
         discoveryHints()?.write(this.cluster, groups);
         return groups;
-      } catch {
+      } catch (error) {
+        if (statusOf(error) === undefined)
+          this.unansweredDiscovery = isRequestTimeout(error)
+            ? new KubeTimeoutError('discovery (get /apis)', requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0)
+            : new ClusterUnreachableError(`cannot reach the Kubernetes API (discovery): ${messageOf(error)}`);
         return null;
       }
     });
+  }
+
+  /**
+   * Why discovery got no answer at all (the API server refused, did not answer in time, or could
+   * not be reached), once it has been asked; undefined when it answered (an HTTP error included).
+   * A caller that has nothing else to go by gives up with it rather than ask again.
+   */
+  discoveryUnanswered(): ClusterUnreachableError | undefined {
+    return this.unansweredDiscovery;
   }
 
   /**
@@ -164,7 +224,9 @@ export class ClusterReader {
   likelyInferenceServiceGroup(): string {
     if (this.given) return this.given.group;
     const groups = this.early?.groups;
-    const served = groups ? INFERENCE_SERVICE_VERSIONS.find((r) => groups.versions.get(r.group)?.includes(r.version)) : undefined;
+    const served = groups
+      ? INFERENCE_SERVICE_VERSIONS.find((r) => groups.versions.get(r.group)?.includes(r.version))
+      : undefined;
     return (served ?? INFERENCE_SERVICE_VERSIONS[0]!).group;
   }
 
@@ -175,12 +237,33 @@ export class ClusterReader {
    */
   know(namespace: string, name: string, held: { resource: CustomResource; object: unknown }): boolean {
     const parsed = inferenceServiceSchema.safeParse(held.object);
-    if (!parsed.success || parsed.data.metadata.name !== name || (parsed.data.metadata.namespace ?? namespace) !== namespace) return false;
+    if (
+      !parsed.success ||
+      parsed.data.metadata.name !== name ||
+      (parsed.data.metadata.namespace ?? namespace) !== namespace
+    )
+      return false;
     const found: FoundInferenceService = { resource: held.resource, object: parsed.data };
     const key = `isvc/${namespace}/${name}`;
     this.memo.set(key, Promise.resolve(found));
     this.answers.set(key, found);
     this.given = held.resource;
+    return true;
+  }
+
+  /** `know` for either kind: an LLMInferenceService held by an informer answers `llmInferenceService`. */
+  knowAs(
+    namespace: string,
+    name: string,
+    held: { resource: CustomResource; object: unknown },
+    kind: 'isvc' | 'llmisvc',
+  ): boolean {
+    if (kind === 'isvc') return this.know(namespace, name, held);
+    const parsed = inferenceServiceSchema.safeParse(held.object);
+    if (!parsed.success || parsed.data.metadata.name !== name) return false;
+    const found: FoundInferenceService = { resource: held.resource, object: parsed.data };
+    this.memo.set(`llmisvc/${namespace}/${name}`, Promise.resolve(found));
+    this.answers.set(`llmisvc/${namespace}/${name}`, found);
     return true;
   }
 
@@ -202,15 +285,82 @@ export class ClusterReader {
       let versions: CustomResource[];
       if (known) versions = inferenceServiceVersionsIn(known);
       else {
-        const [groups, first] = await Promise.all([this.servedGroups(), this.getCustom(newest, namespace, name, inferenceServiceSchema)]);
+        const [groups, first] = await Promise.all([
+          this.servedGroups(),
+          this.getCustom(newest, namespace, name, inferenceServiceSchema),
+        ]);
         if (first) return { resource: newest, object: first };
         versions = (await this.inferenceServiceVersions()).filter((r) => r !== newest);
         if (groups && versions.length === 0) return null;
       }
-      const found = await Promise.all(versions.map((resource) => this.getCustom(resource, namespace, name, inferenceServiceSchema)));
+      const found = await Promise.all(
+        versions.map((resource) => this.getCustom(resource, namespace, name, inferenceServiceSchema)),
+      );
       const index = found.findIndex((o) => o !== null);
       if (index < 0) return null;
       return { resource: versions[index]!, object: found[index]! };
+    });
+  }
+
+  /**
+   * Whether the groups known without a request (remembered or hinted discovery) serve
+   * serving.kserve.io/v1alpha2, where KServe 0.17+ serves LLMInferenceService: the first wave then
+   * looks for one of the name next to the InferenceService. False when nothing is known.
+   */
+  llmInferenceServiceLikelyServed(): boolean {
+    const groups = this.early?.groups;
+    return Boolean(groups?.versions.get(LLM_INFERENCE_SERVICE_VERSIONS[0]!.group)?.includes('v1alpha2'));
+  }
+
+  /** The LLMInferenceService API versions the cluster serves, most preferred first (both when discovery is unavailable). */
+  async llmInferenceServiceVersions(): Promise<CustomResource[]> {
+    const groups = await this.groupsForReads();
+    if (!groups) return [...LLM_INFERENCE_SERVICE_VERSIONS];
+    return LLM_INFERENCE_SERVICE_VERSIONS.filter((r) => groups.versions.get(r.group)?.includes(r.version));
+  }
+
+  /**
+   * The LLMInferenceService of that name at the most preferred version the cluster serves (one
+   * request: a release that serves both versions converts between them); null when there is none,
+   * or the cluster serves neither version.
+   */
+  llmInferenceService(namespace: string, name: string): Promise<FoundInferenceService | null> {
+    return this.once(`llmisvc/${namespace}/${name}`, async () => {
+      const resource = (await this.llmInferenceServiceVersions())[0];
+      if (!resource) return null;
+      const object = await this.getCustom(resource, namespace, name, inferenceServiceSchema);
+      return object ? { resource, object } : null;
+    });
+  }
+
+  /** LLMInferenceService names in a namespace (for "did you mean" and status). */
+  llmInferenceServiceNames(namespace: string): Promise<string[]> {
+    return this.once(`llmisvc-names/${namespace}`, async () => {
+      const resource = (await this.llmInferenceServiceVersions())[0];
+      if (!resource) return [];
+      return (await this.listCustom(resource, namespace, kubeObjectSchema)).map((o) => o.metadata.name).sort();
+    });
+  }
+
+  /** Whether the cluster serves an API group (true when discovery is unavailable); no request when discovery is known. */
+  async servesGroup(group: string): Promise<boolean> {
+    const groups = await this.groupsForReads();
+    return !groups || groups.versions.has(group);
+  }
+
+  /** One object of a resource at the first of its versions the cluster serves; null when absent or its group is not served. */
+  getVersioned<T = KubeObject>(
+    resource: VersionedResource,
+    namespace: string,
+    name: string,
+    schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>,
+  ): Promise<T | null> {
+    return this.once(`getv/${resource.group}/${resource.plural}/${namespace}/${name}`, async () => {
+      const groups = this.knownGroups() ?? (await this.servedGroups());
+      const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
+      if (!version) return null;
+      const { group, plural, kind, namespaced } = resource;
+      return this.getCustom({ group, version, plural, kind, namespaced }, namespace, name, schema);
     });
   }
 
@@ -220,6 +370,24 @@ export class ClusterReader {
       const versions = await this.inferenceServiceVersions();
       const lists = await Promise.all(versions.map((r) => this.listCustom(r, namespace, kubeObjectSchema)));
       return [...new Set(lists.flat().map((o) => o.metadata.name))].sort();
+    });
+  }
+
+  /**
+   * The namespaces holding an InferenceService of this name, under every served API version: one
+   * cluster-wide list per version, selected by name on the server (`fieldSelector=metadata.name=`).
+   * Empty when the bot may not list cluster-wide (a namespaced install): where else is a hint, not a check.
+   */
+  inferenceServiceNamespaces(name: string): Promise<string[]> {
+    return this.once(`isvc-namespaces/${name}`, async () => {
+      const versions = await this.inferenceServiceVersions();
+      const lists = await Promise.all(
+        versions.map((r) =>
+          this.listCustom(r, undefined, kubeObjectSchema, undefined, `metadata.name=${name}`).catch(() => []),
+        ),
+      );
+      const namespaces = lists.flat().map((o) => o.metadata.namespace);
+      return [...new Set(namespaces.filter((ns): ns is string => typeof ns === 'string'))].sort();
     });
   }
 
@@ -236,37 +404,50 @@ export class ClusterReader {
    * Any resource, listed at the first of its versions the cluster serves; [] without a request when
    * the cluster does not serve its group.
    */
-  listVersioned<T = KubeObject>(resource: VersionedResource, namespace: string | undefined, schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>, labelSelector?: string): Promise<T[]> {
-    return this.once(`listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`, async () => {
-      const groups = this.knownGroups() ?? (await this.servedGroups());
-      const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
-      if (!version) return [];
-      const { group, plural, kind, namespaced } = resource;
-      return this.listCustom({ group, version, plural, kind, namespaced }, namespace, schema, labelSelector);
-    });
+  listVersioned<T = KubeObject>(
+    resource: VersionedResource,
+    namespace: string | undefined,
+    schema: z.ZodType<T> = kubeObjectSchema as unknown as z.ZodType<T>,
+    labelSelector?: string,
+  ): Promise<T[]> {
+    return this.once(
+      `listv/${resource.group}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`,
+      async () => {
+        const groups = this.knownGroups() ?? (await this.servedGroups());
+        const version = groups ? firstServed(groups, resource.group, resource.versions) : resource.versions[0]!;
+        if (!version) return [];
+        const { group, plural, kind, namespaced } = resource;
+        return this.listCustom({ group, version, plural, kind, namespaced }, namespace, schema, labelSelector);
+      },
+    );
   }
 
   /** Pods in every namespace that match a label selector (controllers whose namespace varies by install). */
   podsAllNamespaces(labelSelector: string): Promise<V1Pod[]> {
     return this.once(`pods/*/${labelSelector}`, () =>
-      this.call({ verb: 'list', resource: 'pods', group: '' }, async () => (await this.clients.core.listPodForAllNamespaces({ labelSelector })).items),
+      this.call(
+        { verb: 'list', resource: 'pods', group: '' },
+        async () => (await this.clients.core.listPodForAllNamespaces({ labelSelector })).items,
+      ),
     );
   }
 
   services(namespace: string, labelSelector?: string): Promise<V1Service[]> {
     return this.once(`services/${namespace}/${labelSelector ?? ''}`, () =>
-      this.call({ verb: 'list', resource: 'services', group: '', namespace }, async () =>
-        (await this.clients.core.listNamespacedService({ namespace, labelSelector })).items,
+      this.call(
+        { verb: 'list', resource: 'services', group: '', namespace },
+        async () => (await this.clients.core.listNamespacedService({ namespace, labelSelector })).items,
       ),
     );
   }
 
   namespace(name: string): Promise<V1Namespace | null> {
     return this.once(`namespace/${name}`, () =>
-      this.call({ verb: 'get', resource: 'namespaces', group: '' }, () => this.clients.core.readNamespace({ name }), { notFound: null }),
+      this.call({ verb: 'get', resource: 'namespaces', group: '' }, () => this.clients.core.readNamespace({ name }), {
+        notFound: null,
+      }),
     );
   }
-
 
   /** An Istio Gateway; null when it does not exist or the cluster has no Istio networking API. */
   async gateway(namespace: string, name: string): Promise<KubeObject | null> {
@@ -302,42 +483,60 @@ export class ClusterReader {
 
   pods(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
     return this.once(`pods/${namespace}/${labelSelector ?? ''}`, () =>
-      this.call({ verb: 'list', resource: 'pods', group: '', namespace }, async () =>
-        (await this.clients.core.listNamespacedPod({ namespace, labelSelector })).items,
+      this.call(
+        { verb: 'list', resource: 'pods', group: '', namespace },
+        async () =>
+          (
+            await pagedList(
+              (page) => this.clients.core.listNamespacedPod({ namespace, labelSelector, ...page }),
+              withoutManagedFields,
+            )
+          ).items,
       ),
     );
   }
 
   events(namespace: string): Promise<CoreV1Event[]> {
     return this.once(`events/${namespace}`, () =>
-      this.call({ verb: 'list', resource: 'events', group: '', namespace }, async () =>
-        (await this.clients.core.listNamespacedEvent({ namespace })).items,
+      this.call(
+        { verb: 'list', resource: 'events', group: '', namespace },
+        async () =>
+          (
+            await pagedList(
+              (page) => this.clients.core.listNamespacedEvent({ namespace, ...page }),
+              withoutManagedFields,
+            )
+          ).items,
       ),
     );
   }
 
-
-
   configMap(namespace: string, name: string): Promise<V1ConfigMap | null> {
     return this.once(`configmap/${namespace}/${name}`, () =>
-      this.call({ verb: 'get', resource: 'configmaps', group: '', namespace }, () => this.clients.core.readNamespacedConfigMap({ namespace, name }), {
-        notFound: null,
-      }),
+      this.call(
+        { verb: 'get', resource: 'configmaps', group: '', namespace },
+        () => this.clients.core.readNamespacedConfigMap({ namespace, name }),
+        {
+          notFound: null,
+        },
+      ),
     );
   }
 
   resourceQuotas(namespace: string): Promise<V1ResourceQuota[]> {
     return this.once(`quotas/${namespace}`, () =>
-      this.call({ verb: 'list', resource: 'resourcequotas', group: '', namespace }, async () =>
-        (await this.clients.core.listNamespacedResourceQuota({ namespace })).items,
+      this.call(
+        { verb: 'list', resource: 'resourcequotas', group: '', namespace },
+        async () => (await this.clients.core.listNamespacedResourceQuota({ namespace })).items,
       ),
     );
   }
 
   limitRanges(namespace: string): Promise<V1LimitRange[]> {
     return this.once(`limitranges/${namespace}`, () =>
-      this.call({ verb: 'list', resource: 'limitranges', group: '', namespace }, async () =>
-        (await this.clients.core.listNamespacedLimitRange({ namespace })).items,
+      this.call(
+        { verb: 'list', resource: 'limitranges', group: '', namespace },
+        async () => (await this.clients.core.listNamespacedLimitRange({ namespace })).items,
       ),
     );
   }
@@ -351,7 +550,14 @@ export class ClusterReader {
       this.call(
         { verb: 'get', resource: 'pods/log', group: '', namespace },
         async () => {
-          const text = await this.clients.core.readNamespacedPodLog({ namespace, name: pod, container, previous, tailLines, limitBytes });
+          const text = await this.clients.core.readNamespacedPodLog({
+            namespace,
+            name: pod,
+            container,
+            previous,
+            tailLines,
+            limitBytes,
+          });
           return typeof text === 'string' ? text : String(text ?? '');
         },
         { notFound: null, badRequest: null },
@@ -371,8 +577,19 @@ export class ClusterReader {
         { verb: 'get', resource: resource.plural, group: resource.group, namespace },
         async () => {
           const raw: unknown = resource.namespaced
-            ? await this.clients.custom.getNamespacedCustomObject({ group: resource.group, version: resource.version, namespace, plural: resource.plural, name })
-            : await this.clients.custom.getClusterCustomObject({ group: resource.group, version: resource.version, plural: resource.plural, name });
+            ? await this.clients.custom.getNamespacedCustomObject({
+                group: resource.group,
+                version: resource.version,
+                namespace,
+                plural: resource.plural,
+                name,
+              })
+            : await this.clients.custom.getClusterCustomObject({
+                group: resource.group,
+                version: resource.version,
+                plural: resource.plural,
+                name,
+              });
           const parsed = schema.safeParse(raw);
           return parsed.success ? parsed.data : null;
         },
@@ -386,8 +603,9 @@ export class ClusterReader {
     namespace: string | undefined,
     schema: z.ZodType<T>,
     labelSelector?: string,
+    fieldSelector?: string,
   ): Promise<T[]> {
-    const key = `list/${resource.group}/${resource.version}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}`;
+    const key = `list/${resource.group}/${resource.version}/${resource.plural}/${namespace ?? '*'}/${labelSelector ?? ''}/${fieldSelector ?? ''}`;
     return this.once(key, () =>
       this.call(
         { verb: 'list', resource: resource.plural, group: resource.group, ...(namespace ? { namespace } : {}) },
@@ -395,8 +613,21 @@ export class ClusterReader {
           const { group, version, plural } = resource;
           const raw = (
             namespace && resource.namespaced
-              ? await this.clients.custom.listNamespacedCustomObject({ group, version, namespace, plural, labelSelector })
-              : await this.clients.custom.listClusterCustomObject({ group, version, plural, labelSelector })
+              ? await this.clients.custom.listNamespacedCustomObject({
+                  group,
+                  version,
+                  namespace,
+                  plural,
+                  labelSelector,
+                  fieldSelector,
+                })
+              : await this.clients.custom.listClusterCustomObject({
+                  group,
+                  version,
+                  plural,
+                  labelSelector,
+                  fieldSelector,
+                })
           ) as { items?: unknown };
           return parseItems(schema, raw?.items);
         },
@@ -448,9 +679,14 @@ export class ClusterReader {
         throw new ForbiddenError(request);
       }
       const what = `${request.verb} ${request.resource}${request.namespace ? ` in ${request.namespace}` : ''}`;
-      if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
-      if (status === undefined) throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
-      throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`, status);
+      if (status === undefined && isRequestTimeout(error))
+        throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
+      if (status === undefined)
+        throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
+      throw new ClusterUnreachableError(
+        `the Kubernetes API answered ${status} to ${what}: ${messageOf(error)}`,
+        status,
+      );
     }
   }
 }
@@ -478,5 +714,5 @@ function messageOf(error: unknown): string {
       return String((body as { message: unknown }).message);
     }
   }
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error);
+  return requestFailureOf(error, 200);
 }

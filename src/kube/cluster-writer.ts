@@ -10,11 +10,17 @@
  * RBAC (deploy/rbac/remediation-role.yaml): get/patch inferenceservices, get/patch configmaps
  * (knative-serving/config-deployment), list/delete pods, create events.
  */
-import { PatchStrategy, setHeaderOptions, type CoreV1Event, type V1LimitRange, type V1Pod } from '@kubernetes/client-node';
+import {
+  PatchStrategy,
+  setHeaderOptions,
+  type CoreV1Event,
+  type V1LimitRange,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { CodedError } from '../core/coded-error.js';
 import type { KubeClients } from './client.js';
 import { statusOf } from './cluster-reader.js';
-import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError } from './errors.js';
+import { ClusterUnreachableError, ForbiddenError, KubeTimeoutError, requestFailureOf } from './errors.js';
 import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import type { KubeObject } from './schemas.js';
 import { cutLine } from '../logs/cut-line.js';
@@ -37,7 +43,10 @@ export class WriteConflictError extends CodedError<'KUBE_CONFLICT'> {
 }
 
 export class WriteRejectedError extends CodedError<'KUBE_WRITE_REJECTED'> {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super('KUBE_WRITE_REJECTED', message);
   }
 }
@@ -48,7 +57,12 @@ export class ObjectGoneError extends CodedError<'KUBE_NOT_FOUND'> {
   }
 }
 
-const CORE_PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Pod: 'pods', Event: 'events', LimitRange: 'limitranges' };
+const CORE_PLURALS: Record<string, string> = {
+  ConfigMap: 'configmaps',
+  Pod: 'pods',
+  Event: 'events',
+  LimitRange: 'limitranges',
+};
 
 function customOf(ref: ObjectRef): { group: string; version: string; plural: string } {
   const [group, version] = ref.apiVersion.split('/');
@@ -67,9 +81,21 @@ export class ClusterWriter {
   async get(ref: ObjectRef): Promise<KubeObject | null> {
     return this.call('get', ref, async () => {
       try {
-        if (ref.apiVersion === 'v1' && ref.kind === 'ConfigMap') return (await this.clients.core.readNamespacedConfigMap({ namespace: ref.namespace, name: ref.name })) as unknown as KubeObject;
-        if (ref.apiVersion === 'v1' && ref.kind === 'Pod') return (await this.clients.core.readNamespacedPod({ namespace: ref.namespace, name: ref.name })) as unknown as KubeObject;
-        return (await this.clients.custom.getNamespacedCustomObject({ ...customOf(ref), namespace: ref.namespace, name: ref.name })) as KubeObject;
+        if (ref.apiVersion === 'v1' && ref.kind === 'ConfigMap')
+          return (await this.clients.core.readNamespacedConfigMap({
+            namespace: ref.namespace,
+            name: ref.name,
+          })) as unknown as KubeObject;
+        if (ref.apiVersion === 'v1' && ref.kind === 'Pod')
+          return (await this.clients.core.readNamespacedPod({
+            namespace: ref.namespace,
+            name: ref.name,
+          })) as unknown as KubeObject;
+        return (await this.clients.custom.getNamespacedCustomObject({
+          ...customOf(ref),
+          namespace: ref.namespace,
+          name: ref.name,
+        })) as KubeObject;
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw error;
@@ -79,27 +105,55 @@ export class ClusterWriter {
 
   /** Patches (merge or JSON patch); with dryRun the API server validates and answers, and stores nothing. */
   async patch(ref: ObjectRef, kind: PatchKind, body: unknown, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
-    const headers = setHeaderOptions('Content-Type', kind === 'merge' ? PatchStrategy.MergePatch : PatchStrategy.JsonPatch);
+    const headers = setHeaderOptions(
+      'Content-Type',
+      kind === 'merge' ? PatchStrategy.MergePatch : PatchStrategy.JsonPatch,
+    );
     const dryRun = options.dryRun ? 'All' : undefined;
     return this.call('patch', ref, async () => {
       if (ref.apiVersion === 'v1' && ref.kind === 'ConfigMap') {
-        return (await this.clients.core.patchNamespacedConfigMap({ namespace: ref.namespace, name: ref.name, body: body as object, dryRun, fieldManager: 'isvc-doctor' }, headers)) as unknown as KubeObject;
+        return (await this.clients.core.patchNamespacedConfigMap(
+          { namespace: ref.namespace, name: ref.name, body: body as object, dryRun, fieldManager: 'isvc-doctor' },
+          headers,
+        )) as unknown as KubeObject;
       }
-      return (await this.clients.custom.patchNamespacedCustomObject({ ...customOf(ref), namespace: ref.namespace, name: ref.name, body: body as object, dryRun, fieldManager: 'isvc-doctor' }, headers)) as KubeObject;
+      return (await this.clients.custom.patchNamespacedCustomObject(
+        {
+          ...customOf(ref),
+          namespace: ref.namespace,
+          name: ref.name,
+          body: body as object,
+          dryRun,
+          fieldManager: 'isvc-doctor',
+        },
+        headers,
+      )) as KubeObject;
     });
   }
 
   async listPods(namespace: string, labelSelector: string): Promise<V1Pod[]> {
-    return this.call('list', { apiVersion: 'v1', kind: 'Pod', namespace, name: '' }, async () => (await this.clients.core.listNamespacedPod({ namespace, labelSelector })).items);
+    return this.call(
+      'list',
+      { apiVersion: 'v1', kind: 'Pod', namespace, name: '' },
+      async () => (await this.clients.core.listNamespacedPod({ namespace, labelSelector })).items,
+    );
   }
 
   /** LimitRanges of a namespace (to cap a memory change the way admission would). */
   async limitRanges(namespace: string): Promise<V1LimitRange[]> {
-    return this.call('list', { apiVersion: 'v1', kind: 'LimitRange', namespace, name: '' }, async () => (await this.clients.core.listNamespacedLimitRange({ namespace })).items);
+    return this.call(
+      'list',
+      { apiVersion: 'v1', kind: 'LimitRange', namespace, name: '' },
+      async () => (await this.clients.core.listNamespacedLimitRange({ namespace })).items,
+    );
   }
 
   /** Deletes a pod, only if it is still the one planned against (uid precondition); a pod already gone is fine. */
-  async deletePod(namespace: string, name: string, options: { uid?: string; dryRun?: boolean } = {}): Promise<'deleted' | 'gone'> {
+  async deletePod(
+    namespace: string,
+    name: string,
+    options: { uid?: string; dryRun?: boolean } = {},
+  ): Promise<'deleted' | 'gone'> {
     const ref: ObjectRef = { apiVersion: 'v1', kind: 'Pod', namespace, name };
     return this.call('delete', ref, async () => {
       try {
@@ -107,7 +161,10 @@ export class ClusterWriter {
           namespace,
           name,
           ...(options.dryRun ? { dryRun: 'All' } : {}),
-          body: { ...(options.uid ? { preconditions: { uid: options.uid } } : {}), ...(options.dryRun ? { dryRun: ['All'] } : {}) },
+          body: {
+            ...(options.uid ? { preconditions: { uid: options.uid } } : {}),
+            ...(options.dryRun ? { dryRun: ['All'] } : {}),
+          },
         });
         return 'deleted';
       } catch (error) {
@@ -118,11 +175,21 @@ export class ClusterWriter {
   }
 
   /** Records a v1 Event on an object (what `kubectl describe` shows). */
-  async createEvent(involved: ObjectRef & { uid?: string }, event: { type: 'Normal' | 'Warning'; reason: string; message: string }, now = new Date()): Promise<CoreV1Event> {
+  async createEvent(
+    involved: ObjectRef & { uid?: string },
+    event: { type: 'Normal' | 'Warning'; reason: string; message: string },
+    now = new Date(),
+  ): Promise<CoreV1Event> {
     const ref: ObjectRef = { apiVersion: 'v1', kind: 'Event', namespace: involved.namespace, name: involved.name };
     const body: CoreV1Event = {
       metadata: { generateName: `${involved.name}.`, namespace: involved.namespace },
-      involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, namespace: involved.namespace, name: involved.name, ...(involved.uid ? { uid: involved.uid } : {}) },
+      involvedObject: {
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        namespace: involved.namespace,
+        name: involved.name,
+        ...(involved.uid ? { uid: involved.uid } : {}),
+      },
       type: event.type,
       reason: event.reason,
       // an Event is read by anyone who may `kubectl describe`: redacted, then cut to the API's limit without halving a marker
@@ -134,7 +201,9 @@ export class ClusterWriter {
       lastTimestamp: now,
       count: 1,
     };
-    return this.call('create', ref, () => this.clients.core.createNamespacedEvent({ namespace: involved.namespace, body }));
+    return this.call('create', ref, () =>
+      this.clients.core.createNamespacedEvent({ namespace: involved.namespace, body }),
+    );
   }
 
   private async call<T>(verb: string, ref: ObjectRef, send: () => Promise<T>): Promise<T> {
@@ -145,12 +214,16 @@ export class ClusterWriter {
       const what = `${verb} ${describeRef(ref)}`;
       const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0]! : '';
       const resource = CORE_PLURALS[ref.kind] ?? `${ref.kind.toLowerCase()}s`;
-      if (status === 403 || status === 401) throw new ForbiddenError({ verb, resource, group, namespace: ref.namespace });
+      if (status === 403 || status === 401)
+        throw new ForbiddenError({ verb, resource, group, namespace: ref.namespace });
       if (status === 409) throw new WriteConflictError(`${what}: the object changed since it was read (409 Conflict)`);
       if (status === 404) throw new ObjectGoneError(`${what}: not found`);
-      if (status !== undefined && status < 500) throw new WriteRejectedError(`${what}: the API answered ${status}: ${messageOf(error)}`, status);
-      if (status === undefined && isRequestTimeout(error)) throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
-      if (status === undefined) throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
+      if (status !== undefined && status < 500)
+        throw new WriteRejectedError(`${what}: the API answered ${status}: ${messageOf(error)}`, status);
+      if (status === undefined && isRequestTimeout(error))
+        throw new KubeTimeoutError(what, requestLimitsOf(this.clients.kubeConfig)?.timeoutMs ?? 0);
+      if (status === undefined)
+        throw new ClusterUnreachableError(`cannot reach the Kubernetes API (${what}): ${messageOf(error)}`);
       throw new ClusterUnreachableError(`the Kubernetes API answered ${status} to ${what}`, status);
     }
   }
@@ -165,6 +238,7 @@ function messageOf(error: unknown): string {
       return body.slice(0, 300);
     }
   }
-  if (body && typeof body === 'object' && 'message' in body) return String((body as { message: unknown }).message).slice(0, 300);
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 300) : String(error);
+  if (body && typeof body === 'object' && 'message' in body)
+    return String((body as { message: unknown }).message).slice(0, 300);
+  return requestFailureOf(error, 300);
 }

@@ -21,14 +21,23 @@ interface HintFile {
 }
 
 export function diskDiscoveryHints(dir: string, now: () => number = Date.now): DiscoveryHints {
-  const fileOf = (cluster: string) => path.join(dir, `${createHash('sha256').update(cluster).digest('hex').slice(0, 24)}.json`);
+  const fileOf = (cluster: string) =>
+    path.join(dir, `${createHash('sha256').update(cluster).digest('hex').slice(0, 24)}.json`);
   return {
     read(cluster) {
       try {
         const hint = JSON.parse(readFileSync(fileOf(cluster), 'utf8')) as HintFile;
-        if (hint.server !== cluster || typeof hint.at !== 'number' || now() - hint.at > TTL_MS || !hint.versions || typeof hint.versions !== 'object') return undefined;
+        if (
+          hint.server !== cluster ||
+          typeof hint.at !== 'number' ||
+          now() - hint.at > TTL_MS ||
+          !hint.versions ||
+          typeof hint.versions !== 'object'
+        )
+          return undefined;
         const versions = new Map<string, readonly string[]>();
-        for (const [group, list] of Object.entries(hint.versions)) if (Array.isArray(list) && list.every((v) => typeof v === 'string')) versions.set(group, list);
+        for (const [group, list] of Object.entries(hint.versions))
+          if (Array.isArray(list) && list.every((v) => typeof v === 'string')) versions.set(group, list);
         return { versions, answeredAt: hint.at };
       } catch {
         return undefined;
@@ -38,7 +47,11 @@ export function diskDiscoveryHints(dir: string, now: () => number = Date.now): D
       try {
         mkdirSync(dir, { recursive: true });
         const file = fileOf(cluster);
-        const body: HintFile = { server: cluster, at: now(), versions: Object.fromEntries(groups.versions) as Record<string, string[]> };
+        const body: HintFile = {
+          server: cluster,
+          at: now(),
+          versions: Object.fromEntries(groups.versions) as Record<string, string[]>,
+        };
         const temp = `${file}.${process.pid}.tmp`;
         writeFileSync(temp, JSON.stringify(body));
         renameSync(temp, file);

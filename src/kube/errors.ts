@@ -11,13 +11,20 @@ export interface DeniedRequest {
 
 export class ForbiddenError extends CodedError<'KUBE_FORBIDDEN'> {
   constructor(readonly denied: DeniedRequest) {
-    super('KUBE_FORBIDDEN', `forbidden: cannot ${denied.verb} ${describeResource(denied)}${denied.namespace ? ` in namespace ${denied.namespace}` : ''}`);
+    super(
+      'KUBE_FORBIDDEN',
+      `forbidden: cannot ${denied.verb} ${describeResource(denied)}${denied.namespace ? ` in namespace ${denied.namespace}` : ''}`,
+    );
   }
 }
 
 /** The cluster could not be reached or answered with a server error (CLI exit status 3; retried by jobs). */
 export class ClusterUnreachableError extends CodedError<'KUBE_UNREACHABLE' | 'KUBE_TIMEOUT'> {
-  constructor(message: string, readonly status?: number, code: 'KUBE_UNREACHABLE' | 'KUBE_TIMEOUT' = 'KUBE_UNREACHABLE') {
+  constructor(
+    message: string,
+    readonly status?: number,
+    code: 'KUBE_UNREACHABLE' | 'KUBE_TIMEOUT' = 'KUBE_UNREACHABLE',
+  ) {
     super(code, message);
   }
 }
@@ -28,8 +35,15 @@ export class ClusterUnreachableError extends CodedError<'KUBE_UNREACHABLE' | 'KU
  * with its own code and a message naming the request.
  */
 export class KubeTimeoutError extends ClusterUnreachableError {
-  constructor(readonly request: string, readonly timeoutMs: number) {
-    super(`the Kubernetes API did not answer ${request} within ${formatSeconds(timeoutMs)} (kubernetes.requestTimeout)`, undefined, 'KUBE_TIMEOUT');
+  constructor(
+    readonly request: string,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      `the Kubernetes API did not answer ${request} within ${formatSeconds(timeoutMs)} (kubernetes.requestTimeout)`,
+      undefined,
+      'KUBE_TIMEOUT',
+    );
   }
 }
 
@@ -40,4 +54,17 @@ function formatSeconds(ms: number): string {
 
 export function describeResource(d: Pick<DeniedRequest, 'group' | 'resource'>): string {
   return d.group ? `${d.resource}.${d.group}` : d.resource;
+}
+
+/**
+ * The first line of what went wrong with a request that got no answer. undici's fetch (client-node
+ * 2) rejects with "fetch failed" and the reason in `cause` (connect ECONNREFUSED 10.0.0.1:6443,
+ * getaddrinfo ENOTFOUND …, a SOCKS proxy's refusal): the reason is what a person needs.
+ */
+export function requestFailureOf(error: unknown, max: number): string {
+  let e: unknown = error;
+  for (let depth = 0; depth < 3 && e instanceof Error && e.message === 'fetch failed' && e.cause; depth += 1)
+    e = e.cause;
+  const message = e instanceof Error ? e.message : String(e);
+  return (message.split('\n')[0] ?? '').slice(0, max);
 }

@@ -50,10 +50,13 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function apiGroupOf(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+  return apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
 }
 
-export function conditionOf(obj: { status?: { conditions?: Condition[] } } | undefined, type: string): Condition | undefined {
+export function conditionOf(
+  obj: { status?: { conditions?: Condition[] } } | undefined,
+  type: string,
+): Condition | undefined {
   return obj?.status?.conditions?.find((c) => c.type === type);
 }
 
@@ -67,11 +70,25 @@ export function formatCondition(c: Condition): string {
   return `${c.type}=${c.status ?? 'Unknown'}${reason}${message}`;
 }
 
-export function deploymentMode(isvc: KubeObject): 'Serverless' | 'RawDeployment' | 'ModelMesh' {
-  const mode = isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ?? isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode'];
-  if (mode === 'RawDeployment' || mode === 'ModelMesh') return mode;
+/**
+ * The deployment mode as the cluster spells it: `status.deploymentMode` (what the controller
+ * decided) first, then the annotation. KServe 0.16+ names them `Standard` and `Knative`; the
+ * legacy `RawDeployment` and `Serverless` still mean the same.
+ */
+export function deploymentModeName(isvc: KubeObject): string | undefined {
   const statusMode = isObj(isvc.status) ? str((isvc.status as Obj).deploymentMode) : undefined;
-  if (statusMode === 'RawDeployment' || statusMode === 'ModelMesh') return statusMode;
+  return (
+    statusMode ??
+    isvc.metadata.annotations?.['serving.kserve.io/deploymentMode'] ??
+    isvc.metadata.annotations?.['serving.kubeflow.org/deploymentMode']
+  );
+}
+
+/** The mode by what it runs: RawDeployment (Standard: Deployments), Serverless (Knative), ModelMesh. */
+export function deploymentMode(isvc: KubeObject): 'Serverless' | 'RawDeployment' | 'ModelMesh' {
+  const mode = deploymentModeName(isvc)?.toLowerCase();
+  if (mode === 'rawdeployment' || mode === 'standard') return 'RawDeployment';
+  if (mode === 'modelmesh') return 'ModelMesh';
   return 'Serverless';
 }
 
@@ -110,7 +127,11 @@ function viewComponent(name: ComponentName, canary: boolean, spec: Obj, path: st
   const requests = isObj(resources.requests) ? (resources.requests as Obj) : {};
   const env = Array.isArray(block.env) ? (block.env as unknown[]).filter(isObj) : [];
   const envStorage = str(env.find((e) => e.name === 'STORAGE_URI')?.value);
-  const format = isObj(block.modelFormat) ? str((block.modelFormat as Obj).name) : key && key !== 'model' && key !== 'custom' ? key : undefined;
+  const format = isObj(block.modelFormat)
+    ? str((block.modelFormat as Obj).name)
+    : key && key !== 'model' && key !== 'custom'
+      ? key
+      : undefined;
   return {
     name,
     canary,

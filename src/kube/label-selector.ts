@@ -7,9 +7,17 @@ export interface LabelSelector {
 export function matchesLabelSelector(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
   for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v) return false;
   for (const e of selector?.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const has = Object.hasOwn(labels, e.key);
     const ok =
-      e.operator === 'Exists' ? has : e.operator === 'DoesNotExist' ? !has : e.operator === 'In' ? has && (e.values ?? []).includes(labels[e.key]!) : e.operator === 'NotIn' ? !has || !(e.values ?? []).includes(labels[e.key]!) : false;
+      e.operator === 'Exists'
+        ? has
+        : e.operator === 'DoesNotExist'
+          ? !has
+          : e.operator === 'In'
+            ? has && (e.values ?? []).includes(labels[e.key]!)
+            : e.operator === 'NotIn'
+              ? !has || !(e.values ?? []).includes(labels[e.key]!)
+              : false;
     if (!ok) return false;
   }
   return true;
@@ -19,7 +27,9 @@ export function matchesLabelSelector(selector: LabelSelector | undefined, labels
 export function describeLabelSelector(selector: LabelSelector | undefined): string {
   const parts = [
     ...Object.entries(selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
-    ...(selector?.matchExpressions ?? []).map((e) => `${e.key} ${e.operator}${e.values?.length ? ` (${e.values.join(', ')})` : ''}`),
+    ...(selector?.matchExpressions ?? []).map(
+      (e) => `${e.key} ${e.operator}${e.values?.length ? ` (${e.values.join(', ')})` : ''}`,
+    ),
   ];
   return parts.length ? parts.join(', ') : '(everything)';
 }

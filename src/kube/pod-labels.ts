@@ -3,7 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 
 /** predictor / transformer / explainer, from KFServing's or KServe's label. */
 export function componentOf(labels: Record<string, string> | undefined): string | undefined {
-  return labels?.['component'] ?? labels?.['serving.kserve.io/component'];
+  return labels?.component ?? labels?.['serving.kserve.io/component'];
 }
 
 export function revisionOfPod(pod: V1Pod): string | undefined {
@@ -20,7 +20,7 @@ export function podsNamedFor(pods: V1Pod[], isvcName: string): V1Pod[] {
   const prefixes = ownedNamePrefixes(isvcName);
   return pods.filter((p) => {
     const labels = p.metadata?.labels ?? {};
-    const owner = labels['serving.knative.dev/service'] ?? labels['app'] ?? p.metadata?.name ?? '';
-    return prefixes.some((prefix) => owner.startsWith(prefix)) || labels['model'] === isvcName;
+    const owner = labels['serving.knative.dev/service'] ?? labels.app ?? p.metadata?.name ?? '';
+    return prefixes.some((prefix) => owner.startsWith(prefix)) || labels.model === isvcName;
   });
 }

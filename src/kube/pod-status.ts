@@ -27,9 +27,17 @@ export function containerFailure(status: V1ContainerStatus, init: boolean): Cont
   const last = status.lastState?.terminated;
   const restarts = status.restartCount ?? 0;
   if (terminated && (terminated.exitCode ?? 0) !== 0) {
-    return { container: status.name, init, reason: terminated.reason ?? 'Error', exitCode: terminated.exitCode, restarts, message: terminated.message, fromPrevious: false };
+    return {
+      container: status.name,
+      init,
+      reason: terminated.reason ?? 'Error',
+      exitCode: terminated.exitCode,
+      restarts,
+      message: terminated.message,
+      fromPrevious: false,
+    };
   }
-  if (waiting && waiting.reason && waiting.reason !== 'ContainerCreating' && waiting.reason !== 'PodInitializing') {
+  if (waiting?.reason && waiting.reason !== 'ContainerCreating' && waiting.reason !== 'PodInitializing') {
     return {
       container: status.name,
       init,
@@ -43,18 +51,31 @@ export function containerFailure(status: V1ContainerStatus, init: boolean): Cont
     };
   }
   if (last && ((last.exitCode ?? 0) !== 0 || last.reason === 'OOMKilled') && restarts > 0) {
-    return { container: status.name, init, reason: last.reason ?? 'Error', exitCode: last.exitCode, restarts, message: last.message, fromPrevious: true };
+    return {
+      container: status.name,
+      init,
+      reason: last.reason ?? 'Error',
+      exitCode: last.exitCode,
+      restarts,
+      message: last.message,
+      fromPrevious: true,
+    };
   }
   return undefined;
 }
 
-function withTerminationMessage(status: V1ContainerStatus, failure: ContainerFailure | undefined): ContainerFailure | undefined {
+function withTerminationMessage(
+  status: V1ContainerStatus,
+  failure: ContainerFailure | undefined,
+): ContainerFailure | undefined {
   const message = status.state?.terminated?.message ?? status.lastState?.terminated?.message;
   return failure && message ? { ...failure, terminationMessage: message } : failure;
 }
 
 export function containerFailures(pod: V1Pod): ContainerFailure[] {
-  const init = (pod.status?.initContainerStatuses ?? []).map((s) => withTerminationMessage(s, containerFailure(s, true)));
+  const init = (pod.status?.initContainerStatuses ?? []).map((s) =>
+    withTerminationMessage(s, containerFailure(s, true)),
+  );
   const main = (pod.status?.containerStatuses ?? []).map((s) => withTerminationMessage(s, containerFailure(s, false)));
   return [...init, ...main].filter((f): f is ContainerFailure => f !== undefined);
 }
@@ -63,8 +84,10 @@ export function containerFailures(pod: V1Pod): ContainerFailure[] {
 export function podStatusText(pod: V1Pod): string {
   if (pod.metadata?.deletionTimestamp) return 'Terminating';
   for (const s of pod.status?.initContainerStatuses ?? []) {
-    if (s.state?.terminated && (s.state.terminated.exitCode ?? 0) !== 0) return `Init:${s.state.terminated.reason ?? 'Error'}`;
-    if (s.state?.waiting?.reason && s.state.waiting.reason !== 'PodInitializing') return `Init:${s.state.waiting.reason}`;
+    if (s.state?.terminated && (s.state.terminated.exitCode ?? 0) !== 0)
+      return `Init:${s.state.terminated.reason ?? 'Error'}`;
+    if (s.state?.waiting?.reason && s.state.waiting.reason !== 'PodInitializing')
+      return `Init:${s.state.waiting.reason}`;
   }
   for (const s of pod.status?.containerStatuses ?? []) {
     if (s.state?.waiting?.reason) return s.state.waiting.reason;

@@ -12,12 +12,14 @@
  *
  * Applied to a KubeConfig (`limitRequests`): every API client made from it (`makeApiClient`,
  * `makeKubeClients`) authenticates each request through `applySecurityAuthentication`, which is
- * where the bucket is waited for and the abort signal set, and where the request's own agent is
- * swapped for the KubeConfig's keep-alive one (kept-connections.ts). Watches (long-lived streams) go through
- * `applyToFetchOptions` and are neither timed out nor counted.
+ * where the bucket is waited for and the abort signal set, and where the request's own undici
+ * Agent is swapped for the KubeConfig's kept one (kept-connections.ts). client-node's watches
+ * (long-lived streams) authenticate there too, for the kept connections only: they skip the bucket
+ * and take no timeout (the watch's own inactivity timer ends a silent one).
  */
-import type { KubeConfig } from '@kubernetes/client-node';
-import { keptAgent } from './kept-connections.js';
+import type { DispatcherOptions, KubeConfig } from '@kubernetes/client-node';
+import type { Dispatcher } from 'undici';
+import { keptDispatcher } from './kept-connections.js';
 import { TokenBucket } from './token-bucket.js';
 
 export interface KubeRequestLimits {
@@ -48,34 +50,48 @@ export function processBucket(qps: number, burst: number): TokenBucket {
 }
 
 const LIMITS = Symbol('isvc-doctor.requestLimits');
+const LAST_DISPATCHER_OPTIONS = Symbol('isvc-doctor.lastDispatcherOptions');
 
-interface RequestContextLike {
-  getUrl(): string;
-  getSignal(): AbortSignal | undefined;
-  setSignal(signal: AbortSignal): void;
-  getAgent(): unknown;
-  setAgent(agent: unknown): void;
-}
-
-type Limited = KubeConfig & { [LIMITS]?: { limits: KubeRequestLimits; bucket: TokenBucket } };
+type Limited = KubeConfig & {
+  [LIMITS]?: { limits: KubeRequestLimits; bucket: TokenBucket };
+  /** What createDispatcherOptions answered last: read while the same synchronous step makes the dispatcher. */
+  [LAST_DISPATCHER_OPTIONS]?: DispatcherOptions;
+};
 
 /**
  * Applies the limits to every request of clients made from `kubeConfig` (a later call replaces
  * the earlier limits); returns the same KubeConfig.
  */
-export function limitRequests<K extends KubeConfig>(kubeConfig: K, limits: KubeRequestLimits = DEFAULT_KUBE_REQUEST_LIMITS, bucket: TokenBucket = processBucket(limits.qps, limits.burst)): K {
+export function limitRequests<K extends KubeConfig>(
+  kubeConfig: K,
+  limits: KubeRequestLimits = DEFAULT_KUBE_REQUEST_LIMITS,
+  bucket: TokenBucket = processBucket(limits.qps, limits.burst),
+): K {
   const kc = kubeConfig as Limited;
   const wrapped = kc[LIMITS] !== undefined;
   kc[LIMITS] = { limits, bucket };
   if (wrapped) return kubeConfig;
+  const dispatcherOptions = kc.createDispatcherOptions.bind(kc);
+  kc.createDispatcherOptions = (cluster, agentOptions) => {
+    const options = dispatcherOptions(cluster, agentOptions);
+    kc[LAST_DISPATCHER_OPTIONS] = options;
+    return options;
+  };
   const authenticate = kc.applySecurityAuthentication.bind(kc);
   kc.applySecurityAuthentication = async (context) => {
-    const ctx = context as unknown as RequestContextLike;
-    const current = kc[LIMITS]!;
-    if (!UNLIMITED_PATHS.some((p) => p.test(pathOf(ctx.getUrl())))) await current.bucket.take();
+    const current = kc[LIMITS];
+    if (!current) throw new Error('limitRequests: the KubeConfig lost its limits');
+    const path = pathAndQueryOf(context.getUrl());
+    const watch = /[?&]watch=(true|1)(&|$)/.test(path.search);
+    if (!watch && !UNLIMITED_PATHS.some((p) => p.test(path.pathname))) await current.bucket.take();
+    // client-node makes the request's dispatcher from createDispatcherOptions' answer and sets it
+    // in one synchronous step: the options read here are this request's
+    const setDispatcher = context.setDispatcher.bind(context);
+    context.setDispatcher = (fresh: Dispatcher) =>
+      setDispatcher(keptDispatcher(kc, kc[LAST_DISPATCHER_OPTIONS], fresh));
     await authenticate(context);
-    ctx.setAgent(keptAgent(kc, ctx.getAgent()));
-    if (current.limits.timeoutMs > 0 && !ctx.getSignal()) ctx.setSignal(AbortSignal.timeout(current.limits.timeoutMs));
+    if (!watch && current.limits.timeoutMs > 0 && !context.getSignal())
+      context.setSignal(AbortSignal.timeout(current.limits.timeoutMs));
   };
   return kubeConfig;
 }
@@ -85,16 +101,23 @@ export function requestLimitsOf(kubeConfig: KubeConfig): KubeRequestLimits | nul
   return (kubeConfig as Limited)[LIMITS]?.limits ?? null;
 }
 
-function pathOf(url: string): string {
+function pathAndQueryOf(url: string): { pathname: string; search: string } {
   try {
-    return new URL(url).pathname;
+    const { pathname, search } = new URL(url);
+    return { pathname, search };
   } catch {
-    return url;
+    return { pathname: url, search: '' };
   }
 }
 
-/** Whether an error is a request aborted by its timeout (node-fetch's AbortError, or the signal's TimeoutError). */
+/** Whether an error is a request aborted by its timeout (the signal's TimeoutError, as undici's fetch rejects with it). */
 export function isRequestTimeout(error: unknown): boolean {
   const e = error as { name?: unknown; type?: unknown; cause?: { name?: unknown } } | null;
-  return Boolean(e && (e.name === 'AbortError' || e.name === 'TimeoutError' || e.type === 'aborted' || e.cause?.name === 'TimeoutError'));
+  return Boolean(
+    e &&
+      (e.name === 'AbortError' ||
+        e.name === 'TimeoutError' ||
+        e.type === 'aborted' ||
+        e.cause?.name === 'TimeoutError'),
+  );
 }

@@ -17,7 +17,13 @@ export const conditionSchema = z
 export type Condition = z.infer<typeof conditionSchema>;
 
 export const ownerReferenceSchema = z
-  .object({ apiVersion: z.string().optional(), kind: z.string(), name: z.string(), uid: z.string().optional(), controller: z.boolean().optional() })
+  .object({
+    apiVersion: z.string().optional(),
+    kind: z.string(),
+    name: z.string(),
+    uid: z.string().optional(),
+    controller: z.boolean().optional(),
+  })
   .passthrough();
 
 export const metadataSchema = z
@@ -90,7 +96,9 @@ export const revisionSchema = kubeObjectSchema.extend({
       serviceName: z.string().optional(),
       logUrl: z.string().optional(),
       imageDigest: z.string().optional(),
-      containerStatuses: z.array(z.object({ name: z.string().optional(), imageDigest: z.string().optional() }).passthrough()).optional(),
+      containerStatuses: z
+        .array(z.object({ name: z.string().optional(), imageDigest: z.string().optional() }).passthrough())
+        .optional(),
       actualReplicas: z.number().optional(),
       desiredReplicas: z.number().optional(),
     })

@@ -68,7 +68,9 @@ export function sameServedGroups(a: ServedGroups, b: ServedGroups): boolean {
 }
 
 /** Builds the view from an APIGroupList (`{groups: [{name, versions: [{version}], preferredVersion}]}`). */
-export function servedGroupsOf(list: { groups?: Array<{ name: string; versions?: Array<{ version: string }>; preferredVersion?: { version: string } }> }): ServedGroups {
+export function servedGroupsOf(list: {
+  groups?: Array<{ name: string; versions?: Array<{ version: string }>; preferredVersion?: { version: string } }>;
+}): ServedGroups {
   const versions = new Map<string, string[]>();
   for (const g of list.groups ?? []) {
     const all = (g.versions ?? []).map((v) => v.version);

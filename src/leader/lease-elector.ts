@@ -87,7 +87,8 @@ export class LeaseElector {
     } catch (error) {
       this.warn(`lease ${this.options.namespace}/${this.options.name}: ${messageOf(error)}`);
       // Could not renew: keep leading only while our last renewal is surely still valid.
-      if (this.leading && this.observed && Date.now() - this.observed.at > this.options.leaseDurationMs - this.retryMs) await this.stepDown();
+      if (this.leading && this.observed && Date.now() - this.observed.at > this.options.leaseDurationMs - this.retryMs)
+        await this.stepDown();
     }
     this.schedule(this.retryMs);
   }
@@ -95,7 +96,9 @@ export class LeaseElector {
   private async stepDown(): Promise<void> {
     if (!this.leading) return;
     this.leading = false;
-    await Promise.resolve(this.options.onStoppedLeading()).catch((e: unknown) => this.warn(`on stopped leading: ${messageOf(e)}`));
+    await Promise.resolve(this.options.onStoppedLeading()).catch((e: unknown) =>
+      this.warn(`on stopped leading: ${messageOf(e)}`),
+    );
   }
 
   /** One round: true when we hold the Lease after it. */
@@ -107,7 +110,17 @@ export class LeaseElector {
       lease = await this.api.readNamespacedLease({ namespace, name });
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
-      return this.write(() => this.api.createNamespacedLease({ namespace, body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(0, true) } }));
+      return this.write(() =>
+        this.api.createNamespacedLease({
+          namespace,
+          body: {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name, namespace },
+            spec: this.spec(0, true),
+          },
+        }),
+      );
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
@@ -117,7 +130,13 @@ export class LeaseElector {
     const expired = holder === '' || now - this.observed.at >= durationMs;
     if (holder !== identity && !expired) return false;
     const transitions = (spec.leaseTransitions ?? 0) + (holder === identity ? 0 : 1);
-    const body: V1Lease = { ...lease, spec: { ...this.spec(transitions, holder !== identity), ...(holder === identity && spec.acquireTime ? { acquireTime: micro(spec.acquireTime) } : {}) } };
+    const body: V1Lease = {
+      ...lease,
+      spec: {
+        ...this.spec(transitions, holder !== identity),
+        ...(holder === identity && spec.acquireTime ? { acquireTime: micro(spec.acquireTime) } : {}),
+      },
+    };
     return this.write(() => this.api.replaceNamespacedLease({ namespace, name, body }));
   }
 
@@ -136,7 +155,10 @@ export class LeaseElector {
   private async write(op: () => Promise<V1Lease>): Promise<boolean> {
     try {
       const written = await op();
-      this.observed = { key: `${this.options.identity}|${String(written.spec?.renewTime ?? '')}|${written.metadata?.resourceVersion ?? ''}`, at: Date.now() };
+      this.observed = {
+        key: `${this.options.identity}|${String(written.spec?.renewTime ?? '')}|${written.metadata?.resourceVersion ?? ''}`,
+        at: Date.now(),
+      };
       return true;
     } catch (error) {
       if (statusOf(error) === 409) return false;
@@ -149,7 +171,10 @@ export class LeaseElector {
     const { namespace, name, identity } = this.options;
     const lease = await this.api.readNamespacedLease({ namespace, name });
     if (lease.spec?.holderIdentity !== identity) return;
-    const body: V1Lease = { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new V1MicroTime() } };
+    const body: V1Lease = {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new V1MicroTime() },
+    };
     if (body.spec?.acquireTime) body.spec.acquireTime = micro(body.spec.acquireTime);
     await this.api.replaceNamespacedLease({ namespace, name, body });
   }

@@ -17,7 +17,12 @@ interface AfterKeyOptions {
   restOfLine?: (m: RegExpExecArray) => boolean;
 }
 
-function afterKey(name: string, pattern: RegExp, decide: (m: RegExpExecArray, value: string, span: ValueSpan, context: LineContext) => boolean, options: AfterKeyOptions = {}): SecretRule {
+function afterKey(
+  name: string,
+  pattern: RegExp,
+  decide: (m: RegExpExecArray, value: string, span: ValueSpan, context: LineContext) => boolean,
+  options: AfterKeyOptions = {},
+): SecretRule {
   return {
     name,
     apply(line, context) {
@@ -47,33 +52,52 @@ function isSecretValue(key: string, value: string, span: ValueSpan, context: Lin
   return strength === 'strong' && !prose ? true : looksSecret(value);
 }
 
-const KEY_VALUE = /(?<![\w.\-/\\])(\\?["']?)([A-Za-z_.][\w.-]{0,79})\1[ \t]*(=(?![=>~])|:(?![:=/]))[ \t]*/g;
+/** Keys in any script: `пароль=`, `contraseña:` and `密码=` are keys as `password=` is. */
+const KEY_VALUE =
+  /(?<![\p{L}\p{N}_.\-/\\])(\\?["']?)([\p{L}_.][\p{L}\p{M}\p{N}_.-]{0,79})\1[ \t]*(=(?![=>~])|:(?![:=/]))[ \t]*/gu;
 /** A key at the start of a line, after punctuation or quoted is structured; one after a word and a space is prose. */
-const isProse = (line: string, m: RegExpExecArray) => m[1] === '' && m[3] === ':' && /[A-Za-z0-9]\s+$/.test(line.slice(Math.max(0, m.index - 80), m.index));
+const isProse = (line: string, m: RegExpExecArray) =>
+  m[1] === '' && m[3] === ':' && /[A-Za-z0-9]\s+$/.test(line.slice(Math.max(0, m.index - 80), m.index));
 /** `key: value` at the start of a line is YAML: the value runs to the end of the line. */
-const isYamlLine = (line: string, m: RegExpExecArray) => m[3] === ':' && m.index < 200 && /^[\s+\-#]*$/.test(line.slice(0, m.index));
+const isYamlLine = (line: string, m: RegExpExecArray) =>
+  m[3] === ':' && m.index < 200 && /^[\s+\-#]*$/.test(line.slice(0, m.index));
 
 const keyValue: SecretRule = {
   name: 'key-value',
   apply(line, context) {
-    return afterKey('key-value', KEY_VALUE, (m, value, span, ctx) => isSecretValue(m[2]!, value, span, ctx, isProse(line, m)), {
-      keyOk: (m) => secretKeyStrength(m[2]!) !== undefined,
-      restOfLine: (m) => isYamlLine(line, m),
-    }).apply(line, context);
+    return afterKey(
+      'key-value',
+      KEY_VALUE,
+      (m, value, span, ctx) => isSecretValue(m[2]!, value, span, ctx, isProse(line, m)),
+      {
+        keyOk: (m) => secretKeyStrength(m[2]!) !== undefined,
+        restOfLine: (m) => isYamlLine(line, m),
+      },
+    ).apply(line, context);
   },
 };
 
-const secretFlag = afterKey('secret-flag', /(?<![\w-])--([A-Za-z][\w-]*)(?:=|[ \t]+)(?=[^\s-])/g, (m, value, span, ctx) => isSecretValue(m[1]!, value, span, ctx, false), {
-  keyOk: (m) => secretKeyStrength(m[1]!) !== undefined,
-});
+const secretFlag = afterKey(
+  'secret-flag',
+  /(?<![\w-])--([A-Za-z][\w-]*)(?:=|[ \t]+)(?=[^\s-])/g,
+  (m, value, span, ctx) => isSecretValue(m[1]!, value, span, ctx, false),
+  {
+    keyOk: (m) => secretKeyStrength(m[1]!) !== undefined,
+  },
+);
 
 /** `-p SECRET` / `-pSECRET` (and redis-cli's `-a`) only on a command line of a client that takes a password that way. */
-const PASSWORD_CLIENT = /\b(?:mysql\w*|mariadb\w*|sshpass|psql|twine|mongo(?:sh|dump|restore)?|redis-cli|smbclient)\b|\s-u\s+\S/;
+const PASSWORD_CLIENT =
+  /\b(?:mysql\w*|mariadb\w*|sshpass|psql|twine|mongo(?:sh|dump|restore)?|redis-cli|smbclient)\b|\s-u\s+\S/;
 const shortPassword: SecretRule = {
   name: 'short-password-flag',
   apply(line, context) {
     if (!PASSWORD_CLIENT.test(line)) return line;
-    return afterKey('short-password-flag', /(?<![\w-])-[pa](?:[ \t]+|(?=[^\s-]))(?=[^\s-])/g, (_m, value) => !/^(?:\d+(?::\d+)?|[/.~].*)$/.test(value) && !isPlaceholder(value)).apply(line, context);
+    return afterKey(
+      'short-password-flag',
+      /(?<![\w-])-[pa](?:[ \t]+|(?=[^\s-]))(?=[^\s-])/g,
+      (_m, value) => !/^(?:\d+(?::\d+)?|[/.~].*)$/.test(value) && !isPlaceholder(value),
+    ).apply(line, context);
   },
 };
 
@@ -97,8 +121,16 @@ const authorization = afterKey(
 );
 
 /** Cookie and Set-Cookie headers: each cookie's value, not its name or attributes. */
-const cookie = regexRule('cookie-header', /(\b(?:set-)?cookie\\?["']?[ \t]*[:=][ \t]*)([^\n"']+)/gi, (_all, head: string, pairs: string) =>
-  head + pairs.replace(/([\w.-]+=)([^;,\s]+)/g, (pair, name: string, value: string) => (/^(?:path|domain|expires|max-age|samesite|priority)=$/i.test(name) || containsMarker(value) ? pair : `${name}${REDACTED}`)),
+const cookie = regexRule(
+  'cookie-header',
+  /(\b(?:set-)?cookie\\?["']?[ \t]*[:=][ \t]*)([^\n"']+)/gi,
+  (_all, head: string, pairs: string) =>
+    head +
+    pairs.replace(/([\w.-]+=)([^;,\s]+)/g, (pair, name: string, value: string) =>
+      /^(?:path|domain|expires|max-age|samesite|priority)=$/i.test(name) || containsMarker(value)
+        ? pair
+        : `${name}${REDACTED}`,
+    ),
 );
 
 /** scheme://user:password@host (the user may be empty, the password may hold `@` and `/`). */
@@ -106,7 +138,10 @@ const urlUserinfo = regexRule(
   'url-userinfo',
   /\b([a-z][a-z0-9+.-]{1,30}:\/\/[^\s:/@'"]{0,256}:)([^\s'"]{0,256}?)(@(?:\[[0-9a-f:.]+\]|[a-z0-9._%-]+)(?=[:/?#'"\s)\],;]|$))/gi,
   // not a password: an image reference nested in another (`docker-pullable://gcr.io/x@sha256:...`)
-  (all, head: string, password: string, tail: string) => (password === '' || containsMarker(password) || password.startsWith('//') || /^@sha\d+$/i.test(tail) ? all : `${head}${REDACTED}${tail}`),
+  (all, head: string, password: string, tail: string) =>
+    password === '' || containsMarker(password) || password.startsWith('//') || /^@sha\d+$/i.test(tail)
+      ? all
+      : `${head}${REDACTED}${tail}`,
 );
 
 const urlQuery = regexRule(
@@ -115,8 +150,65 @@ const urlQuery = regexRule(
   `$1${REDACTED}`,
 );
 
-/** `{"name": "DB_PASSWORD", "value": "..."}` (a Kubernetes env entry on one line, JSON or flow YAML): the name says what the value is. */
-const ENV_ENTRY = /(\bname\\?["']?[ \t]*:[ \t]*\\?["']?([A-Za-z_][\w.-]{0,79})\\?["']?[ \t]*,[ \t]*\\?["']?value\\?["']?[ \t]*:[ \t]*)/g;
-const envEntry = afterKey('env-entry', ENV_ENTRY, (m, value) => secretKeyStrength(m[2]!) === 'strong' && !isPlaceholder(value, m[2]));
+/**
+ * `{"name": "DB_PASSWORD", "value": "..."}` (a Kubernetes env entry on one line, JSON or flow YAML),
+ * or `- name: DB_PASSWORD  value: ...` (block YAML flattened onto one line inside an event, condition
+ * or termination message): the name says what the value is.
+ */
+const ENV_ENTRY =
+  /(\bname\\?["']?[ \t]*:[ \t]*\\?["']?([A-Za-z_][\w.-]{0,79})\\?["']?(?:[ \t]*,[ \t]*|[ \t]+)\\?["']?value\\?["']?[ \t]*:[ \t]*)/g;
+const envEntry = afterKey(
+  'env-entry',
+  ENV_ENTRY,
+  (m, value) => secretKeyStrength(m[2]!) === 'strong' && !isPlaceholder(value, m[2]),
+);
 
-export const KEY_VALUE_RULES: SecretRule[] = [envEntry, authorization, cookie, urlUserinfo, urlQuery, secretFlag, shortPassword, keyValue, envDump];
+/**
+ * `user:password` after a client's basic-auth flag (`curl -u deploy:PW`, `--user=ci:PW`, httpie's
+ * `-a`/`--auth`) on a line that fetches a URL; a numeric `uid:gid` (`docker run -u 1000:1000`) is no password.
+ */
+const basicAuthFlag = afterKey(
+  'basic-auth-flag',
+  /(?<![\w-])(?:-u|--user|-a|--auth)(?:=|[ \t]+)["']?[^\s:'"]{1,128}:(?=[^\s'"])/g,
+  (_m, value) => !/^\d+$/.test(value) && !isPlaceholder(value),
+);
+const basicAuthOnFetch: SecretRule = {
+  name: 'basic-auth-flag',
+  apply: (line, context) => (/:\/\/|\b(?:curl|wget|https?)\b/.test(line) ? basicAuthFlag.apply(line, context) : line),
+};
+
+/**
+ * A credential stated in prose: `db password is X`, `the admin password was set to X`, `token is "X"`.
+ * Only a value that reads like a credential (digits, symbols or mixed case: not `expired`, `required`).
+ */
+const PROSE_VERB = /[ \t]+(?:is set to|was set to|set to|changed to|is|was)[ \t]+(?=\S)/gi;
+/** The word before a verb match (`password` of `db password is X`); the verb is matched first, as it is rarer than words. */
+const wordBefore = (m: RegExpExecArray) =>
+  /(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_-]{0,40}$/u.exec(m.input.slice(Math.max(0, m.index - 48), m.index))?.[0] ?? '';
+const proseSecret = afterKey(
+  'prose-secret',
+  PROSE_VERB,
+  (m, value, span) => {
+    const key = wordBefore(m);
+    const word = value.replace(/[.,:;!?]+$/, '');
+    if (span.quoted) return !isPlaceholder(value, key);
+    // `the secret is s3-credentials` names a Kubernetes Secret (a DNS-1123 name), it does not hold one
+    if (/^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(word)) return false;
+    return looksSecret(word) && /[\d\W]/.test(word) && !isPlaceholder(word, key);
+  },
+  { keyOk: (m) => secretKeyStrength(wordBefore(m)) === 'strong' },
+);
+
+export const KEY_VALUE_RULES: SecretRule[] = [
+  envEntry,
+  basicAuthOnFetch,
+  proseSecret,
+  authorization,
+  cookie,
+  urlUserinfo,
+  urlQuery,
+  secretFlag,
+  shortPassword,
+  keyValue,
+  envDump,
+];

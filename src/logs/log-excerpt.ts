@@ -26,7 +26,8 @@ export interface ExcerptOptions {
 }
 
 const TRACEBACK_START = /^\s*Traceback \(most recent call last\):/;
-const ERROR_LINE = /\b(error|exception|fatal|panic|failed|failure|killed|denied|forbidden|refused|cannot|could not|unable to)\b|^\s*E\d{4}|"level":"(error|fatal)"/i;
+const ERROR_LINE =
+  /\b(error|exception|fatal|panic|failed|failure|killed|denied|forbidden|refused|cannot|could not|unable to)\b|^\s*E\d{4}|"level":"(error|fatal)"/i;
 
 export function splitLogLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
@@ -48,12 +49,32 @@ export function findTracebacks(lines: readonly string[]): Array<[number, number]
       const next = lines[j + 1] ?? '';
       if (/^During handling of the above exception|^The above exception was the direct cause/.test(next)) continue;
       if (/^(During handling|The above exception)/.test(line)) continue;
+      end = messageEnd(lines, j);
       break;
     }
     blocks.push([i, end]);
     i = end;
   }
   return blocks;
+}
+
+/** A line that starts a new log record (a timestamp, a bracketed level, a level word), not a message's continuation. */
+const RECORD_START =
+  /^(?:\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[[A-Z]\s|\[?(?:INFO|WARN(?:ING)?|ERROR|DEBUG|FATAL|CRITICAL)\b|[IWEF]\d{4}\s)/;
+
+/**
+ * Where an exception's message ends: an exception line that ends in ':' continues on the lines after
+ * it (`ValueError: … incompatible dtype:` then `- expected: …`, `- got: …`), which decide the failure.
+ */
+function messageEnd(lines: readonly string[], exception: number): number {
+  if (!/:\s*$/.test(lines[exception]!)) return exception;
+  let end = exception;
+  for (let k = exception + 1; k < lines.length && k <= exception + 6; k++) {
+    const next = lines[k]!;
+    if (next.trim() === '' || TRACEBACK_START.test(next) || RECORD_START.test(next)) break;
+    end = k;
+  }
+  return end;
 }
 
 export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcerpt {
@@ -77,7 +98,8 @@ export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcer
 
   // The traceback that holds a matched line, else the last one (the most recent crash).
   const relevant =
-    tracebacks.find(([s, e]) => matched.some((m) => m >= s && m <= e)) ?? (matched.length === 0 ? tracebacks[tracebacks.length - 1] : undefined);
+    tracebacks.find(([s, e]) => matched.some((m) => m >= s && m <= e)) ??
+    (matched.length === 0 ? tracebacks[tracebacks.length - 1] : undefined);
   if (relevant) take(tracebackLines(lines, relevant, Math.min(maxLines, 16)));
   if (relevant && relevant[1] - relevant[0] + 1 > Math.min(maxLines, 16)) truncated = true;
   take(matched.slice(-maxLines));
@@ -93,7 +115,11 @@ export function excerptLog(text: string, options: ExcerptOptions = {}): LogExcer
   const sorted = [...picked].sort((a, b) => a - b);
   const order = foldRepeats(sorted, lines);
   const maxLength = options.maxLineLength ?? 500;
-  return { lines: order.map((i) => cutLine(lines[i]!, maxLength)), lineNumbers: order.map((i) => i + 1), truncated: truncated || order.length < sorted.length };
+  return {
+    lines: order.map((i) => cutLine(lines[i]!, maxLength)),
+    lineNumbers: order.map((i) => i + 1),
+    truncated: truncated || order.length < sorted.length,
+  };
 }
 
 /** A line's shape: the same message with other timestamps, numbers or ids. */

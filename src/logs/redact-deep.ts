@@ -41,12 +41,15 @@ function walk(value: unknown, seen: WeakMap<object, unknown>, depth: number): un
   if (value instanceof Map) {
     const copy = new Map();
     seen.set(value, copy);
-    for (const [k, v] of value) copy.set(k, typeof k === 'string' ? (maskUnderKey(k, v) ?? walk(v, seen, depth + 1)) : walk(v, seen, depth + 1));
+    for (const [k, v] of value)
+      copy.set(k, typeof k === 'string' ? (maskUnderKey(k, v) ?? walk(v, seen, depth + 1)) : walk(v, seen, depth + 1));
     return copy;
   }
-  const copy: Record<string, unknown> = value instanceof Error ? (Object.create(Object.getPrototypeOf(value) as object) as Record<string, unknown>) : {};
+  const copy: Record<string, unknown> =
+    value instanceof Error ? (Object.create(Object.getPrototypeOf(value) as object) as Record<string, unknown>) : {};
   seen.set(value, copy);
-  const keys = value instanceof Error ? new Set(['name', 'message', 'stack', ...Object.keys(value)]) : Object.keys(value);
+  const keys =
+    value instanceof Error ? new Set(['name', 'message', 'stack', ...Object.keys(value)]) : Object.keys(value);
   for (const key of keys) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined && !(key in value)) continue;
@@ -54,6 +57,12 @@ function walk(value: unknown, seen: WeakMap<object, unknown>, depth: number): un
   }
   // a Kubernetes env entry `{name: DB_PASSWORD, value: ...}`: the name says what the value is
   const env = value as { name?: unknown; value?: unknown };
-  if (typeof env.name === 'string' && typeof env.value === 'string' && secretKeyStrength(env.name) === 'strong' && !isPlaceholder(env.value)) copy.value = REDACTED;
+  if (
+    typeof env.name === 'string' &&
+    typeof env.value === 'string' &&
+    secretKeyStrength(env.name) === 'strong' &&
+    !isPlaceholder(env.value)
+  )
+    copy.value = REDACTED;
   return copy;
 }

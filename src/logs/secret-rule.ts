@@ -10,7 +10,14 @@ export interface SecretRule {
 }
 
 /** A rule that is one global regular expression and its replacement. */
-export function regexRule(name: string, pattern: RegExp, replacement: string | ((match: string, ...groups: string[]) => string)): SecretRule {
+export function regexRule(
+  name: string,
+  pattern: RegExp,
+  replacement: string | ((match: string, ...groups: string[]) => string),
+): SecretRule {
   if (!pattern.global) throw new Error(`rule ${name}: the pattern must be global`);
-  return { name, apply: (line) => line.replace(pattern, replacement as (match: string, ...groups: string[]) => string) };
+  return {
+    name,
+    apply: (line) => line.replace(pattern, replacement as (match: string, ...groups: string[]) => string),
+  };
 }

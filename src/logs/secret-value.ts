@@ -24,11 +24,16 @@ export function valueSpan(text: string, at: number, restOfLine = false): ValueSp
     const start = at + open.length;
     let end = start;
     const limit = Math.min(text.length, start + MAX_VALUE);
-    while (end < limit && !text.startsWith(open, end) && text[end] !== '\n') end += text[end] === '\\' && open.length === 1 ? 2 : 1;
+    while (end < limit && !text.startsWith(open, end) && text[end] !== '\n')
+      end += text[end] === '\\' && open.length === 1 ? 2 : 1;
     return { start, end: Math.min(end, limit), quoted: true };
   }
   if (restOfLine) {
-    const line = text.slice(at, at + MAX_VALUE).split('\n')[0]!.replace(/\s+#.*$/, '').trimEnd();
+    const line = text
+      .slice(at, at + MAX_VALUE)
+      .split('\n')[0]!
+      .replace(/\s+#.*$/, '')
+      .trimEnd();
     return { start: at, end: at + line.length, quoted: false };
   }
   let end = at;
@@ -37,8 +42,10 @@ export function valueSpan(text: string, at: number, restOfLine = false): ValueSp
   return { start: at, end, quoted: false };
 }
 
-const PLACEHOLDER = /^(?:|null|none|nil|true|false|undefined|yes|no|on|off|n\/a|-+|\*+|x{3,}|str|int|bool|bytes|float|dict|list|any|optional|string|redacted)$/i;
-const CODE_OBJECTS = /^(?:self|cls|this|args|kwargs|os|process|config|cfg|settings|options|opts|params|request|req|env|ctx|context|creds|credentials|secrets|auth)\./;
+const PLACEHOLDER =
+  /^(?:|null|none|nil|true|false|undefined|yes|no|on|off|n\/a|-+|\*+|x{3,}|str|int|bool|bytes|float|dict|list|any|optional|string|redacted)$/i;
+const CODE_OBJECTS =
+  /^(?:self|cls|this|args|kwargs|os|process|config|cfg|settings|options|opts|params|request|req|env|ctx|context|creds|credentials|secrets|auth)\./;
 const CODE_KEYWORDS = /^(?:await|new|lambda|yield|typeof|function|async)$/;
 
 export function isPlaceholder(value: string, key = ''): boolean {

@@ -11,7 +11,8 @@ function prefixed(name: string, prefix: string, body: string, flags = 'g'): Secr
   return regexRule(name, new RegExp(`(?<![A-Za-z0-9_])(${prefix})${body}`, flags), `$1${REDACTED}`);
 }
 
-const PEM_INLINE = /(-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----)(?:\\[nr]|[A-Za-z0-9+/=\s:,-](?!----))+?(?=-----END |["']|$)/g;
+const PEM_INLINE =
+  /(-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----)(?:\\[nr]|[A-Za-z0-9+/=\s:,-](?!----))+?(?=-----END |["']|$)/g;
 
 /** Long runs of base64 with upper- and lower-case letters and digits, which paths, hex digests and words never are. */
 function redactRandomBase64(run: string): string {
@@ -35,7 +36,11 @@ function redactBearer(match: string, scheme: string, space: string, value: strin
 export const TOKEN_RULES: SecretRule[] = [
   regexRule('private-key-inline', PEM_INLINE, `$1${redactedAs('private-key')}`),
   regexRule('jwt', /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, redactedAs('jwt')),
-  prefixed('aws-access-key-id', '(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)', '[A-Z0-9]{16}(?![A-Za-z0-9])'),
+  prefixed(
+    'aws-access-key-id',
+    '(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)',
+    '[A-Z0-9]{16}(?![A-Za-z0-9])',
+  ),
   prefixed('aws-session-token', '(?:FwoGZXIvYXdz|IQoJb3JpZ2lu)', '[A-Za-z0-9/+=]{40,}'),
   prefixed('github-fine-grained-pat', 'github_pat_', '[A-Za-z0-9_]{30,}'),
   prefixed('github-token', 'gh[pousr]_', '[A-Za-z0-9]{30,}'),
@@ -48,7 +53,11 @@ export const TOKEN_RULES: SecretRule[] = [
   prefixed('stripe-key', '(?:sk|rk)_(?:live|test)_|whsec_', '[A-Za-z0-9]{20,}'),
   prefixed('slack-token', 'xox[abeoprs]-', '[A-Za-z0-9-]{10,}'),
   prefixed('slack-app-token', 'xapp-', '[A-Za-z0-9-]{10,}'),
-  regexRule('slack-webhook-url', /(https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/g, `$1${REDACTED}`),
+  regexRule(
+    'slack-webhook-url',
+    /(https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/g,
+    `$1${REDACTED}`,
+  ),
   prefixed('google-oauth-token', 'ya29\\.', '[A-Za-z0-9_.-]{20,}'),
   prefixed('google-refresh-token', '1//0', '[A-Za-z0-9_-]{30,}'),
   prefixed('google-api-key', 'AIza', '[A-Za-z0-9_-]{35}'),
@@ -60,8 +69,16 @@ export const TOKEN_RULES: SecretRule[] = [
   prefixed('replicate-token', 'r8_', '[A-Za-z0-9]{37}(?![A-Za-z0-9])'),
   prefixed('groq-key', 'gsk_', '[A-Za-z0-9]{48,}'),
   prefixed('shopify-token', 'shp(?:at|ca|pa|ss)_', '[a-fA-F0-9]{32}'),
-  regexRule('azure-ad-client-secret', /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, REDACTED),
+  regexRule(
+    'azure-ad-client-secret',
+    /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,
+    REDACTED,
+  ),
   regexRule('basic-auth', /\b(basic)(\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi, redactBasic),
   regexRule('bearer-token', /\b(bearer)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi, redactBearer),
-  regexRule('random-base64', /(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_.-])/g, redactRandomBase64),
+  regexRule(
+    'random-base64',
+    /(?<![A-Za-z0-9+/=_.-])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_.-])/g,
+    redactRandomBase64,
+  ),
 ];

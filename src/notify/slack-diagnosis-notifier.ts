@@ -17,21 +17,33 @@ import {
   renderStatus,
   renderVerdict,
 } from '../render/slack/index.js';
+import { renderCommandFailure } from '../render/slack/render-command-progress.js';
 import { renderJobTimedOut } from '../render/slack/render-timeout.js';
 import type { SlackPoster } from '../slack/slack-poster.js';
 import { notifierOf } from './notifier.js';
 
 export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEvent> {
   /** ISVC_NOT_FOUND (a typo) asked with its own root message, on a poster that can delete it. */
-  const onlyTheAsker = (report: Report, s: Subscriber) => report.rootCause === 'ISVC_NOT_FOUND' && s.threadTs === s.rootTs && poster.delete !== undefined;
+  const onlyTheAsker = (report: Report, s: Subscriber) =>
+    report.rootCause === 'ISVC_NOT_FOUND' && s.threadTs === s.rootTs && poster.delete !== undefined;
   return notifierOf<DiagnosisEvent>({
-    'diagnosis-queued': (e) => poster.post(e.channel, renderProgress(e.target, { phase: 'queued' }, e.user), e.threadTs),
+    'diagnosis-queued': (e) =>
+      poster.post(e.channel, renderProgress(e.target, { phase: 'queued' }, e.user), e.threadTs),
     'diagnosis-joined': (e) => poster.post(e.channel, renderJoined(e.target, e.user), e.threadTs),
-    'diagnosis-queue-unavailable': async (e) => (await poster.update(e.channel, e.rootTs, renderQueueUnavailable()), null),
-    'diagnosis-progress': async ({ subscriber: s, target, progress }) => (await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user)), null),
+    'diagnosis-queue-unavailable': async (e) => {
+      await poster.update(e.channel, e.rootTs, renderQueueUnavailable());
+      return null;
+    },
+    'diagnosis-progress': async ({ subscriber: s, target, progress }) => {
+      await poster.update(s.channel, s.rootTs, renderProgress(target, progress, s.user));
+      return null;
+    },
     'diagnosis-reported': async ({ subscriber: s, report }) => {
       // a name that does not exist concerns only the asker: told ephemerally, with "Diagnose NAME" for the close names
-      if (onlyTheAsker(report, s)) return (await poster.ephemeral(s.channel, s.user, renderVerdict(report)), null);
+      if (onlyTheAsker(report, s)) {
+        await poster.ephemeral(s.channel, s.user, renderVerdict(report));
+        return null;
+      }
       return poster.post(s.channel, renderFirstReply(report), s.threadTs);
     },
     // after the proposals the first reply leads to (so a fix sits right under its evidence); the
@@ -39,7 +51,10 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
     'diagnosis-details': async ({ subscriber: s, report }) => {
       if (onlyTheAsker(report, s)) {
         // its public "Diagnosing…" root message goes away; where it cannot, it becomes the verdict
-        const deleted = await poster.delete!(s.channel, s.rootTs).then(() => true, () => false);
+        const deleted = await poster.delete!(s.channel, s.rootTs).then(
+          () => true,
+          () => false,
+        );
         if (!deleted) await poster.update(s.channel, s.rootTs, renderVerdict(report));
         return null;
       }
@@ -48,6 +63,9 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
       } finally {
         // the root message gets its verdict even when a reply could not be posted: never "Diagnosing…" forever
         await poster.update(s.channel, s.rootTs, renderVerdict(report));
+        // asked again in a verdict's thread: that root shows the latest verdict too
+        if (s.verdictTs && s.verdictTs !== s.rootTs)
+          await poster.update(s.channel, s.verdictTs, renderVerdict(report, { rediagnosedBy: s.user }));
       }
       return null;
     },
@@ -62,6 +80,20 @@ export function slackDiagnosisNotifier(poster: SlackPoster): Notify<DiagnosisEve
       await poster.update(s.channel, s.rootTs, message);
       return null;
     },
-    'status-listed': (e) => poster.post(e.channel, renderStatus(e.namespace, e.items, { forbidden: e.forbidden === true, now: Date.now() }), e.threadTs),
+    'status-listed': (e) =>
+      poster.post(
+        e.channel,
+        renderStatus(e.namespace, e.items, {
+          forbidden: e.forbidden === true,
+          now: Date.now(),
+          ...(e.namespacesRead ? { namespacesRead: e.namespacesRead } : {}),
+        }),
+        e.threadTs,
+      ),
+    // only the asker waited for it: told alone, where they asked
+    'command-failed': async ({ asker, failure }) => {
+      await poster.ephemeral(asker.channel, asker.user, renderCommandFailure(failure), asker.threadTs);
+      return null;
+    },
   });
 }

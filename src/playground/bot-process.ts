@@ -39,7 +39,8 @@ export function botEntryPoint(): string {
 
 export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
   const entry = botEntryPoint();
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: build first (npm run build, or npm start, which builds)`);
+  if (!existsSync(entry))
+    throw new Error(`${entry} is missing: build first (npm run build, or npm start, which builds)`);
   const child = spawn(process.execPath, [entry, 'serve', '--config', options.configFile], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +49,10 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
   });
   let stopping = false;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the bot did not start within ${(options.startTimeoutMs ?? 30_000) / 1000} s`)), options.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the bot did not start within ${(options.startTimeoutMs ?? 30_000) / 1000} s`)),
+      options.startTimeoutMs ?? 30_000,
+    );
     const early: string[] = [];
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^listening on (http:\/\/\S+)/.exec(line);

@@ -28,21 +28,61 @@ export function bundledScenariosDir(): string {
 export async function bundledScenarioDirs(): Promise<string[]> {
   const dir = bundledScenariosDir();
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name)).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => path.join(dir, e.name))
+    .sort();
+}
+
+type SnapshotObject = { kind?: string; metadata?: { namespace?: string; name?: string } };
+
+/**
+ * Snapshots merged into one cluster must not change each other's diagnosis: an InferenceService's
+ * or LLMInferenceService's namespace/name is one snapshot's only (the cluster panel keys both kinds by it), and a snapshot's access rules (the bot denied a read) must not reach
+ * another's services. Either is refused, naming both folders, rather than served mixed. (Shared
+ * control-plane objects, such as a Knative gateway, are served as the last folder has them.)
+ */
+function checkSeparate(snapshots: readonly Snapshot[]): void {
+  const owner = new Map<string, string>();
+  const namespacesOf = new Map<string, Set<string>>();
+  for (const s of snapshots) {
+    const namespaces = new Set<string>();
+    namespacesOf.set(s.dir, namespaces);
+    for (const o of s.objects as SnapshotObject[]) {
+      if (o.metadata?.namespace) namespaces.add(o.metadata.namespace);
+      if (o.kind !== 'InferenceService' && o.kind !== 'LLMInferenceService') continue;
+      const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name}`;
+      const other = owner.get(key);
+      if (other && other !== s.dir)
+        throw new SnapshotError(
+          `${o.kind} ${key} is also in ${other}: give each snapshot its own namespace or name`,
+          s.dir,
+        );
+      owner.set(key, s.dir);
+    }
+  }
+  if (snapshots.length < 2) return;
+  for (const s of snapshots) {
+    for (const { verb, resource, namespace } of s.deny) {
+      const what = `access.yaml denies ${verb} ${resource}`;
+      if (namespace === undefined)
+        throw new SnapshotError(
+          `${what} in every namespace, which would reach the other snapshots' services too: load this snapshot on its own, or give the rule a namespace`,
+          s.dir,
+        );
+      const sharing = snapshots.find((o) => o !== s && namespacesOf.get(o.dir)?.has(namespace));
+      if (sharing)
+        throw new SnapshotError(
+          `${what} in namespace ${namespace}, which ${sharing.dir} uses too: give each snapshot its own namespace`,
+          s.dir,
+        );
+    }
+  }
 }
 
 export async function loadPlaygroundCluster(dirs: string[]): Promise<PlaygroundCluster> {
   const snapshots = await Promise.all(dirs.map((d) => loadSnapshot(d)));
-  const owner = new Map<string, string>();
-  for (const s of snapshots) {
-    for (const o of s.objects as Array<{ kind?: string; metadata?: { namespace?: string; name?: string } }>) {
-      if (o.kind !== 'InferenceService') continue;
-      const key = `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name}`;
-      const other = owner.get(key);
-      if (other && other !== s.dir) throw new SnapshotError(`InferenceService ${key} is also in ${other}: give each snapshot its own namespace or name`, s.dir);
-      owner.set(key, s.dir);
-    }
-  }
+  checkSeparate(snapshots);
   const snapshot: Snapshot = {
     dir: dirs.join(path.delimiter),
     objects: snapshots.flatMap((s) => rebaseTimestamps(s.objects, Date.now(), CAPTURED_AGO_MS)),
@@ -61,7 +101,8 @@ async function workloadOf(snapshot: Snapshot): Promise<Workload | null> {
   try {
     model = (parse(await readFile(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new SnapshotError(`cannot read: ${(error as Error).message.split('\n')[0]}`, file);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new SnapshotError(`cannot read: ${(error as Error).message.split('\n')[0]}`, file);
   }
   return {
     namespace: target.namespace ?? 'default',
@@ -69,5 +110,12 @@ async function workloadOf(snapshot: Snapshot): Promise<Workload | null> {
     ...(typeof model.needsMemory === 'string' ? { needsMemory: model.needsMemory } : {}),
     ...(typeof model.modelUri === 'string' ? { modelUri: model.modelUri } : {}),
     ...(model.canaryCrashing === true ? { canaryCrashing: true } : {}),
+    ...(typeof model.kvCacheTokens === 'number' ? { kvCacheTokens: model.kvCacheTokens } : {}),
+    ...(typeof model.contextTokens === 'number' ? { contextTokens: model.contextTokens } : {}),
+    ...(typeof model.routeTimeoutsRefusedBy === 'string'
+      ? { routeTimeoutsRefusedBy: model.routeTimeoutsRefusedBy }
+      : {}),
+    ...(typeof model.weightsGiB === 'number' ? { weightsGiB: model.weightsGiB } : {}),
+    ...(typeof model.gpuMemoryGiB === 'number' ? { gpuMemoryGiB: model.gpuMemoryGiB } : {}),
   };
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { BotRequests } from '../slack-standin/bot-requests.js';
 import { createSlackStandin, type SlackStandin } from '../slack-standin/slack-standin.js';
 import { startSimulator, type RunningSimulator } from '../simulator/simulator.js';
-import { startBotProcess, type BotLogLine, type BotProcess } from './bot-process.js';
+import { startBotProcess, type BotLogLine } from './bot-process.js';
 import { isvcRows } from './cluster/cluster-view.js';
 import { PlaygroundController } from './cluster/playground-controller.js';
 import { bundledScenarioDirs, loadPlaygroundCluster } from './playground-cluster.js';
@@ -50,7 +50,9 @@ export interface RunningPlayground {
 
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<RunningPlayground> {
   const log = options.log ?? (() => undefined);
-  const cluster = await loadPlaygroundCluster(options.snapshots?.length ? options.snapshots : await bundledScenarioDirs());
+  const cluster = await loadPlaygroundCluster(
+    options.snapshots?.length ? options.snapshots : await bundledScenarioDirs(),
+  );
   const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-playground-'));
   const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dir, { recursive: true, force: true })];
   const close = async () => {
@@ -92,7 +94,7 @@ async function start(
   setProcess('cluster', `simulator at ${simulator.url}`);
   let pending: NodeJS.Timeout | undefined;
   const unsubscribe = simulator.store.subscribe((change) => {
-    if (change.object.kind !== 'InferenceService') return;
+    if (change.object.kind !== 'InferenceService' && change.object.kind !== 'LLMInferenceService') return;
     const key = `${change.object.metadata.namespace}/${change.object.metadata.name}`;
     clearTimeout(pending);
     pending = setTimeout(() => events.send('cluster', { rows: isvcRows(simulator.store), changed: key }), 50);
@@ -102,14 +104,29 @@ async function start(
     clearTimeout(pending);
   });
 
-  let bot: BotProcess | undefined;
   let requests: BotRequests | undefined;
   const server = http.createServer((req, res) => void route(req, res));
   const route = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://playground');
     if (standin.handle(req, res)) return;
     if (url.pathname === '/events') return events.open(req, res);
-    if (await handleUi({ standin, bot: () => requests, store: simulator.store, controller, processes: () => processes, logs: () => logs, clusterName: 'playground' }, req, res, url)) return;
+    if (
+      await handleUi(
+        {
+          standin,
+          bot: () => requests,
+          store: simulator.store,
+          controller,
+          processes: () => processes,
+          logs: () => logs,
+          clusterName: 'playground',
+        },
+        req,
+        res,
+        url,
+      )
+    )
+      return;
     if (req.method === 'GET' && (await serveStatic(url.pathname, res))) return;
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   };
@@ -149,9 +166,18 @@ async function start(
     events.send('log', line);
     if (line.level !== 'info') log(`bot: ${line.level}: ${line.msg}`);
   };
-  bot = await startBotProcess({
+  const bot = await startBotProcess({
     configFile,
-    env: { SLACK_API_URL: standin.apiUrl, SLACK_BOT_TOKEN: token, SLACK_SIGNING_SECRET: signingSecret, REDIS_URL: redis.url, KUBECONFIG: kubeconfig, PORT: '0', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '3000' },
+    env: {
+      SLACK_API_URL: standin.apiUrl,
+      SLACK_BOT_TOKEN: token,
+      SLACK_SIGNING_SECRET: signingSecret,
+      REDIS_URL: redis.url,
+      KUBECONFIG: kubeconfig,
+      PORT: '0',
+      METRICS_PORT: '0',
+      SHUTDOWN_TIMEOUT_MS: '3000',
+    },
     onLog,
     onExit: (why) => {
       requests = undefined;
@@ -159,13 +185,13 @@ async function start(
       crash(`the bot ${why}`);
     },
   });
-  const running = bot;
-  cleanups.push(() => running.stop());
+  cleanups.push(() => bot.stop());
   requests = new BotRequests(standin, { eventsUrl: `${bot.url}/slack/events`, signingSecret });
   setProcess('bot', `isvc-doctor serve at ${bot.url} (pid ${bot.child.pid})`);
   // the children have their own process groups: whatever ends this process ends them too
   const killChildren = () => {
-    for (const child of [running.child, redis.child]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of [bot.child, redis.child])
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   process.once('exit', killChildren);
   cleanups.push(() => {
@@ -175,7 +201,10 @@ async function start(
   // the URL is handed out once the page answers
   for (const asset of ['/', '/page/main.js']) {
     const res = await fetch(`${baseUrl}${asset}`).catch((error: Error) => ({ status: 0, statusText: error.message }));
-    if (res.status !== 200) throw new Error(`the page does not answer at ${baseUrl}${asset} (${res.status || res.statusText}): build it first (npm start builds it)`);
+    if (res.status !== 200)
+      throw new Error(
+        `the page does not answer at ${baseUrl}${asset} (${res.status || res.statusText}): build it first (npm start builds it)`,
+      );
   }
   return { url: baseUrl, standin, simulator, crashed, close };
 }
@@ -190,8 +219,15 @@ async function listen(server: http.Server, port: number | undefined): Promise<vo
         resolve();
       });
     });
-  if (port !== undefined) return attempt(port).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(error.code === 'EADDRINUSE' ? `port ${port} is in use: pick another with --port N, or --port 0 for any free port` : error.message);
-  });
-  await attempt(DEFAULT_PORT).catch((error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? attempt(0) : Promise.reject(error)));
+  if (port !== undefined)
+    return attempt(port).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(
+        error.code === 'EADDRINUSE'
+          ? `port ${port} is in use: pick another with --port N, or --port 0 for any free port`
+          : error.message,
+      );
+    });
+  await attempt(DEFAULT_PORT).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'EADDRINUSE' ? attempt(0) : Promise.reject(error),
+  );
 }

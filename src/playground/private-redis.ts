@@ -17,13 +17,18 @@ export interface PlaygroundRedis {
   stop(): Promise<void>;
 }
 
-const INSTALL = 'no redis-server on PATH: install it (Debian/Ubuntu: apt-get install redis-server, macOS: brew install redis) or set REDIS_URL to a Redis the playground may use';
+const INSTALL =
+  'no redis-server on PATH: install it (Debian/Ubuntu: apt-get install redis-server, macOS: brew install redis) or set REDIS_URL to a Redis the playground may use';
 
 export async function playgroundRedis(env: NodeJS.ProcessEnv = process.env): Promise<PlaygroundRedis> {
   if (env.REDIS_URL) return { url: env.REDIS_URL, stop: async () => undefined };
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-playground-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     await new Promise<void>((resolve, reject) => {

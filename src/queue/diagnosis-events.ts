@@ -5,6 +5,7 @@
 import type { TargetRef } from '../core/target-ref.js';
 import type { IsvcStatus } from '../diagnosis/list-isvc-status.js';
 import type { Report } from '../findings/types.js';
+import type { Asker, CommandFailure } from './command-failure.js';
 import type { Subscriber } from './job-data.js';
 
 /** What a queued diagnosis is doing. */
@@ -33,4 +34,15 @@ export type DiagnosisEvent =
   | { kind: 'diagnosis-details'; report: Report; subscriber: Subscriber }
   | { kind: 'diagnosis-failed'; target: TargetRef; subscriber: Subscriber; failure: DiagnosisFailure }
   /** `forbidden`: the bot may not list InferenceServices there (an empty list would read as none). */
-  | { kind: 'status-listed'; namespace: string; items: IsvcStatus[]; forbidden?: boolean; channel: string; threadTs?: string };
+  | {
+      kind: 'status-listed';
+      /** null: every namespace the bot may read (`namespacesRead`: which those were, when configured). */
+      namespace: string | null;
+      namespacesRead?: string[];
+      items: IsvcStatus[];
+      forbidden?: boolean;
+      channel: string;
+      threadTs?: string;
+    }
+  /** A command's job ended without its answer (its last attempt failed): the asker is told why, ephemerally. */
+  | { kind: 'command-failed'; asker: Asker; failure: CommandFailure };

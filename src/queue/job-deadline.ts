@@ -15,7 +15,12 @@ export class JobTimeoutError extends CodedError<'DIAGNOSIS_TIMEOUT'> {
   }
 }
 
-export async function withJobDeadline<T>(ms: number, what: string, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withJobDeadline<T>(
+  ms: number,
+  what: string,
+  signal: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
@@ -34,4 +39,14 @@ export async function withJobDeadline<T>(ms: number, what: string, signal: Abort
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The work under the job's deadline when one is configured, else as it is. */
+export function underJobDeadline<T>(
+  ms: number | undefined,
+  what: string,
+  signal: AbortSignal | undefined,
+  work: (signal?: AbortSignal) => Promise<T>,
+): Promise<T> {
+  return ms ? withJobDeadline(ms, what, signal, work) : work(signal);
 }

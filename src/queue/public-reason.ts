@@ -9,7 +9,10 @@ const RULES: Array<[RegExp, string]> = [
   [/\[[0-9a-f:.]+\](?::\d+)?/gi, '[address]'],
   [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, '[address]'],
   [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)+:\d{1,5}\b/gi, '[address]'],
-  [/\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:svc|local|internal|lan|corp|cluster\.local|amazonaws\.com|azmk8s\.io|gke\.goog|googleapis\.com)\b/gi, '[host]'],
+  [
+    /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:svc|local|internal|lan|corp|cluster\.local|amazonaws\.com|azmk8s\.io|gke\.goog|googleapis\.com)\b/gi,
+    '[host]',
+  ],
 ];
 
 export function publicReason(message: string, max = 300): string {

@@ -16,7 +16,10 @@ export async function withQueueDeadline<T>(what: string, ms: number, op: () => P
     return await Promise.race([
       op(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${ms} ms`)), ms);
+        timer = setTimeout(
+          () => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${ms} ms`)),
+          ms,
+        );
       }),
     ]);
   } catch (error) {

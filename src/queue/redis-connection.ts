@@ -34,7 +34,7 @@ export function parseRedisAddress(url: string): RedisAddress | null {
   const m = /^redis(s?)-(sentinel|cluster):\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/]+)(?:\/(.*))?$/.exec(url);
   if (!m) return null;
   const [, s, mode, user, pass, hosts, name] = m;
-  const nodes = hosts!.split(',').map((hp) => {
+  const nodes = (hosts ?? '').split(',').map((hp) => {
     const i = hp.lastIndexOf(':');
     return { host: hp.slice(0, i).replace(/^\[|\]$/g, ''), port: Number(hp.slice(i + 1)) };
   });
@@ -53,12 +53,19 @@ export function describeRedis(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-export function createRedisConnection(url: string, role: RedisRole, logger?: ConnectionLogger, extra: Partial<RedisOptions> = {}): Redis {
+export function createRedisConnection(
+  url: string,
+  role: RedisRole,
+  logger?: ConnectionLogger,
+  extra: Partial<RedisOptions> = {},
+): Redis {
   const options: RedisOptions = {
     lazyConnect: false,
     connectTimeout: 2000,
     retryStrategy: (times) => Math.min(200 * times, 2000),
-    ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableOfflineQueue: true }),
+    ...(role === 'producer'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+      : { maxRetriesPerRequest: null, enableOfflineQueue: true }),
     ...extra,
   };
   const redis = connect(url, options);
@@ -76,7 +83,10 @@ export function createRedisConnection(url: string, role: RedisRole, logger?: Con
 function connect(url: string, options: RedisOptions): Redis {
   const address = parseRedisAddress(url);
   if (!address) return new Redis(url, options);
-  const auth = { ...(address.username ? { username: address.username } : {}), ...(address.password ? { password: address.password } : {}) };
+  const auth = {
+    ...(address.username ? { username: address.username } : {}),
+    ...(address.password ? { password: address.password } : {}),
+  };
   const tls = address.tls ? { tls: {} } : {};
   if (address.mode === 'sentinel') {
     return new Redis({
@@ -98,7 +108,12 @@ function connect(url: string, options: RedisOptions): Redis {
     ...(options.enableAutoPipelining ? { enableAutoPipelining: true } : {}),
     enableOfflineQueue: options.enableOfflineQueue ?? true,
     clusterRetryStrategy: (times) => Math.min(200 * times, 2000),
-    redisOptions: { ...auth, ...tls, connectTimeout: options.connectTimeout ?? 2000, maxRetriesPerRequest: options.maxRetriesPerRequest ?? null },
+    redisOptions: {
+      ...auth,
+      ...tls,
+      connectTimeout: options.connectTimeout ?? 2000,
+      maxRetriesPerRequest: options.maxRetriesPerRequest ?? null,
+    },
   });
   return cluster as unknown as Redis;
 }

@@ -39,7 +39,14 @@ export class SubscriberStore {
 
   /** Adds a thread to a running job; false when the job has already taken its list (start a new one). */
   async join(jobId: string, subscriber: Subscriber): Promise<boolean> {
-    const joined = await this.redis.eval(JOIN, 2, this.listKey(jobId), this.closedKey(jobId), JSON.stringify(subscriber), TTL_SECONDS);
+    const joined = await this.redis.eval(
+      JOIN,
+      2,
+      this.listKey(jobId),
+      this.closedKey(jobId),
+      JSON.stringify(subscriber),
+      TTL_SECONDS,
+    );
     return joined === 1;
   }
 
@@ -50,7 +57,15 @@ export class SubscriberStore {
 
   /** Closes the list for good and frees the dedup key if it still points at this job; returns who joined. */
   async close(jobId: string, dedupId: string): Promise<Subscriber[]> {
-    const raw = (await this.redis.eval(CLOSE, 3, this.listKey(jobId), this.closedKey(jobId), this.dedupKey(dedupId), jobId, TTL_SECONDS)) as string[];
+    const raw = (await this.redis.eval(
+      CLOSE,
+      3,
+      this.listKey(jobId),
+      this.closedKey(jobId),
+      this.dedupKey(dedupId),
+      jobId,
+      TTL_SECONDS,
+    )) as string[];
     return parse(raw);
   }
 

@@ -8,7 +8,16 @@
 import type { Redis } from 'ioredis';
 import { redactDeep } from '../logs/redact-deep.js';
 
-export type AuditEvent = 'proposed' | 'approved' | 'rejected' | 'refused' | 'expired' | 'superseded' | 'applied' | 'failed' | 'verified';
+export type AuditEvent =
+  | 'proposed'
+  | 'approved'
+  | 'rejected'
+  | 'refused'
+  | 'expired'
+  | 'superseded'
+  | 'applied'
+  | 'failed'
+  | 'verified';
 
 export interface AuditEntry {
   event: AuditEvent;
@@ -43,7 +52,9 @@ export class AuditLog {
 
   async append(entry: AuditEntry, now = new Date()): Promise<string> {
     // an outcome or a patch may quote the cluster (an API error, a value): the stream keeps no secret
-    const fields = Object.entries({ at: now.toISOString(), ...redactDeep(entry) }).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
+    const fields = Object.entries({ at: now.toISOString(), ...redactDeep(entry) }).flatMap(([k, v]) =>
+      v === undefined ? [] : [k, String(v)],
+    );
     return (await this.redis.xadd(this.key, 'MAXLEN', '~', this.maxEntries, '*', ...fields)) ?? '';
   }
 

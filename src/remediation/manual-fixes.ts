@@ -8,10 +8,11 @@ import type { Remediation } from '../findings/types.js';
 export function probeAuthManualFix(namespace: string): Remediation {
   return {
     action: 'manual',
-    summary: 'Let the Knative probes through the gateway\'s auth: exempt the probe path / user agent from the auth filter, or upgrade Knative (best-effort probes: 0.11.2, 0.14.0+)',
+    summary:
+      "Let the Knative probes through the gateway's auth: exempt the probe path / user agent from the auth filter, or upgrade Knative (best-effort probes: 0.11.2, 0.14.0+)",
     needsApproval: false,
     manual: [
-      '# Istio AuthorizationPolicy on the ingress gateway: allow Knative\'s prober before the auth (CUSTOM/ext-authz) rule',
+      "# Istio AuthorizationPolicy on the ingress gateway: allow Knative's prober before the auth (CUSTOM/ext-authz) rule",
       'apiVersion: security.istio.io/v1beta1',
       'kind: AuthorizationPolicy',
       'metadata: {name: allow-knative-probes, namespace: istio-system}',

@@ -23,6 +23,8 @@ export interface PatchBuild {
   summary: string;
   risk: Risk;
   riskNote: string;
+  /** The target is not healthy: its state, said before the change (the proposal and its confirm dialog). */
+  targetState?: string;
 }
 
 export interface PatchActionSpec<P extends Record<string, unknown>> {
@@ -51,9 +53,12 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
       const resourceVersion = live.metadata.resourceVersion ?? '';
       const patch = withMeta(built.patch, { resourceVersion });
       // from the objects a diagnosis just read: their patched copy (the API server dry-runs it on approval)
-      const after = ctx.seen ? applyMergePatch(live, patch) : await ctx.writer.patch(target, 'merge', patch, { dryRun: true });
+      const after = ctx.seen
+        ? applyMergePatch(live, patch)
+        : await ctx.writer.patch(target, 'merge', patch, { dryRun: true });
       const changes = fieldChanges(live, after);
-      if (changes.length === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `${describeRef(target)} already has the change`);
+      if (changes.length === 0)
+        throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `${describeRef(target)} already has the change`);
       const plan: Plan = {
         action: spec.id,
         params,
@@ -65,6 +70,7 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
         write: { kind: 'patch', target, patchType: 'merge', patch },
         risk: built.risk,
         riskNote: built.riskNote,
+        ...(built.targetState ? { targetState: built.targetState } : {}),
         checkedBy: ctx.seen ? 'reads' : 'dry-run',
       };
       return plan;
@@ -72,16 +78,26 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
     async dryRun(ctx, plan) {
       if (plan.write.kind !== 'patch') throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a patch plan');
       // one wave: the object as it is now, and the API server's answer to the patch pinned to the planned resourceVersion
-      const [live, dry] = await Promise.all([ctx.writer.get(plan.target), ctx.writer.patch(plan.target, 'merge', plan.write.patch, { dryRun: true })]);
+      const [live, dry] = await Promise.all([
+        ctx.writer.get(plan.target),
+        ctx.writer.patch(plan.target, 'merge', plan.write.patch, { dryRun: true }),
+      ]);
       if (!live) throw new ObjectGoneError(`${describeRef(plan.target)}: not found`);
-      if (live.metadata.resourceVersion !== plan.resourceVersion) throw new WriteConflictError(`${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})`);
+      if (live.metadata.resourceVersion !== plan.resourceVersion)
+        throw new WriteConflictError(
+          `${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})`,
+        );
       return fieldChanges(live, dry);
     },
     async validate(ctx, plan) {
       const live = await ctx.writer.get(plan.target);
       if (!live) return { ok: false, reason: 'gone', message: `${describeRef(plan.target)} no longer exists` };
       if (live.metadata.resourceVersion !== plan.resourceVersion) {
-        return { ok: false, reason: 'stale', message: `${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})` };
+        return {
+          ok: false,
+          reason: 'stale',
+          message: `${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})`,
+        };
       }
       return { ok: true };
     },
@@ -89,7 +105,10 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
       if (plan.write.kind !== 'patch') throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a patch plan');
       const body = withMeta(plan.write.patch as Record<string, unknown>, {
         resourceVersion: plan.resourceVersion,
-        annotations: { ...(((plan.write.patch as { metadata?: { annotations?: object } }).metadata?.annotations) ?? {}), [PROPOSAL_ANNOTATION]: proposalId },
+        annotations: {
+          ...((plan.write.patch as { metadata?: { annotations?: object } }).metadata?.annotations ?? {}),
+          [PROPOSAL_ANNOTATION]: proposalId,
+        },
       });
       try {
         await ctx.writer.patch(plan.target, 'merge', body);

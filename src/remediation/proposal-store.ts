@@ -21,7 +21,9 @@ end
 return {state, redis.call('HGET', KEYS[1], 'decidedBy') or ''}
 `;
 
-export type TransitionResult = { ok: true; from: ProposalState } | { ok: false; state: ProposalState | 'missing'; by: string | null };
+export type TransitionResult =
+  | { ok: true; from: ProposalState }
+  | { ok: false; state: ProposalState | 'missing'; by: string | null };
 
 export class ProposalStore {
   constructor(
@@ -37,7 +39,15 @@ export class ProposalStore {
     const key = this.key(p.id);
     await this.redis
       .multi()
-      .hset(key, { data: JSON.stringify(p), state: 'pending', decidedBy: '', decidedAt: '', messageTs: '', supersededBy: '', note: '' })
+      .hset(key, {
+        data: JSON.stringify(p),
+        state: 'pending',
+        decidedBy: '',
+        decidedAt: '',
+        messageTs: '',
+        supersededBy: '',
+        note: '',
+      })
       .pexpireat(key, p.expiresAt + KEEP_AFTER_EXPIRY_MS)
       .exec();
   }
@@ -57,8 +67,17 @@ export class ProposalStore {
   }
 
   /** Moves the proposal to `to` if its state is one of `from`; otherwise says what it is. */
-  async transition(id: string, from: ProposalState[], to: ProposalState, by: string | null, now = Date.now()): Promise<TransitionResult> {
-    const [a, b] = (await this.redis.eval(TRANSITION, 1, this.key(id), to, by ?? '', String(now), ...from)) as [string, string];
+  async transition(
+    id: string,
+    from: ProposalState[],
+    to: ProposalState,
+    by: string | null,
+    now = Date.now(),
+  ): Promise<TransitionResult> {
+    const [a, b] = (await this.redis.eval(TRANSITION, 1, this.key(id), to, by ?? '', String(now), ...from)) as [
+      string,
+      string,
+    ];
     if (a === 'ok') return { ok: true, from: b as ProposalState };
     return { ok: false, state: a as ProposalState | 'missing', by: b || null };
   }

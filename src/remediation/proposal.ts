@@ -7,7 +7,16 @@ import { randomBytes } from 'node:crypto';
 import type { TargetRef } from '../core/target-ref.js';
 import type { Plan } from './types.js';
 
-export type ProposalState = 'pending' | 'approved' | 'applying' | 'applied' | 'verified' | 'failed' | 'rejected' | 'expired' | 'superseded';
+export type ProposalState =
+  | 'pending'
+  | 'approved'
+  | 'applying'
+  | 'applied'
+  | 'verified'
+  | 'failed'
+  | 'rejected'
+  | 'expired'
+  | 'superseded';
 
 export interface Proposal {
   id: string;
@@ -22,6 +31,12 @@ export interface Proposal {
   requester: string;
   channel: string;
   threadTs: string;
+  /** The message showing the InferenceService's verdict (a diagnosis' root): it shows the outcome once verified. */
+  verdictTs?: string;
+  /** The `/isvc rollout` message whose button asked for it: it shows the traffic once verified. */
+  rolloutTs?: string;
+  /** Re-planned after this user's click found the object changed (they asked for this plan). */
+  replannedBy?: string;
   createdAt: number;
   expiresAt: number;
 }
@@ -43,6 +58,9 @@ export interface ProposalRecord {
 export function newProposalId(): string {
   return `rp-${randomBytes(12).toString('base64url')}`;
 }
+
+/** The requester of a fix offered with an automatic incident (no person asked for it). */
+export const INCIDENT_REQUESTER = 'isvc-doctor';
 
 export const PROPOSAL_ID = /^rp-[A-Za-z0-9_-]{16}$/;
 

@@ -30,27 +30,54 @@ type Obj = Record<string, any>;
 const conditionMessage = (status: Obj, type: string): { ok: boolean | null; message?: string } => {
   const c = (status.conditions ?? []).find((x: Obj) => x?.type === type);
   if (!c) return { ok: null };
-  return { ok: c.status === 'True', ...(c.status !== 'True' && (c.message || c.reason) ? { message: String(c.message ?? c.reason) } : {}) };
+  return {
+    ok: c.status === 'True',
+    ...(c.status !== 'True' && (c.message || c.reason) ? { message: String(c.message ?? c.reason) } : {}),
+  };
 };
 
 function v1beta1Rows(isvc: KubeObject, percent: number | undefined): RevisionRow[] {
   const status = (isvc.status ?? {}) as Obj;
   const p = (status.components?.predictor ?? {}) as Obj;
   const traffic = (p.traffic ?? []) as Array<{ revisionName?: string; percent?: number }>;
-  const routed = (name: string) => traffic.filter((t) => t.revisionName === name).reduce((n, t) => n + (t.percent ?? 0), 0);
+  const routed = (name: string) =>
+    traffic.filter((t) => t.revisionName === name).reduce((n, t) => n + (t.percent ?? 0), 0);
   const latest: string | undefined = p.latestCreatedRevision;
   const stable: string | undefined = p.previousRolledoutRevision ?? p.latestRolledoutRevision ?? p.latestReadyRevision;
   const notReady = latest !== undefined && latest !== p.latestReadyRevision;
   // a condition's message (e.g. "Revision … failed with message: …") says more than a reason alone
-  const said = (type: string) => ((status.conditions ?? []) as Obj[]).find((c) => c?.type === type && c.status !== 'True' && c.message)?.message as string | undefined;
-  const why = notReady ? (said('PredictorReady') ?? said('Ready') ?? said('LatestDeploymentReady') ?? conditionMessage(status, 'LatestDeploymentReady').message) : undefined;
+  const said = (type: string) =>
+    ((status.conditions ?? []) as Obj[]).find((c) => c?.type === type && c.status !== 'True' && c.message)?.message as
+      | string
+      | undefined;
+  const why = notReady
+    ? (said('PredictorReady') ??
+      said('Ready') ??
+      said('LatestDeploymentReady') ??
+      conditionMessage(status, 'LatestDeploymentReady').message)
+    : undefined;
   const rows: RevisionRow[] = [];
   if (percent !== undefined && stable && latest && stable !== latest) {
     rows.push({ name: stable, role: 'stable', specPercent: 100 - percent, statusPercent: routed(stable), ready: true });
-    rows.push({ name: latest, role: 'canary', specPercent: percent, statusPercent: routed(latest), ready: !notReady, ...(why ? { cause: why } : {}) });
+    rows.push({
+      name: latest,
+      role: 'canary',
+      specPercent: percent,
+      statusPercent: routed(latest),
+      ready: !notReady,
+      ...(why ? { cause: why } : {}),
+    });
   } else if (latest) {
-    rows.push({ name: latest, role: 'latest', specPercent: 100, statusPercent: routed(latest), ready: !notReady, ...(why ? { cause: why } : {}) });
-    if (stable && stable !== latest && routed(stable) > 0) rows.push({ name: stable, role: 'stable', specPercent: 0, statusPercent: routed(stable), ready: true });
+    rows.push({
+      name: latest,
+      role: 'latest',
+      specPercent: 100,
+      statusPercent: routed(latest),
+      ready: !notReady,
+      ...(why ? { cause: why } : {}),
+    });
+    if (stable && stable !== latest && routed(stable) > 0)
+      rows.push({ name: stable, role: 'stable', specPercent: 0, statusPercent: routed(stable), ready: true });
   }
   return rows;
 }
@@ -65,8 +92,24 @@ function v1alpha2Rows(isvc: KubeObject, percent: number | undefined): RevisionRo
   const stableRouted = typeof status.traffic === 'number' ? status.traffic : 100 - canaryRouted;
   const def = conditionMessage(status, 'DefaultPredictorReady');
   const can = conditionMessage(status, 'CanaryPredictorReady');
-  if (stableName) rows.push({ name: stableName, role: percent === undefined ? 'latest' : 'stable', specPercent: 100 - (percent ?? 0), statusPercent: stableRouted, ready: def.ok, ...(def.message ? { cause: def.message } : {}) });
-  if (canaryName || percent !== undefined) rows.push({ name: canaryName ?? '(canary not created yet)', role: 'canary', specPercent: percent ?? 0, statusPercent: canaryRouted, ready: can.ok, ...(can.message ? { cause: can.message } : {}) });
+  if (stableName)
+    rows.push({
+      name: stableName,
+      role: percent === undefined ? 'latest' : 'stable',
+      specPercent: 100 - (percent ?? 0),
+      statusPercent: stableRouted,
+      ready: def.ok,
+      ...(def.message ? { cause: def.message } : {}),
+    });
+  if (canaryName || percent !== undefined)
+    rows.push({
+      name: canaryName ?? '(canary not created yet)',
+      role: 'canary',
+      specPercent: percent ?? 0,
+      statusPercent: canaryRouted,
+      ready: can.ok,
+      ...(can.message ? { cause: can.message } : {}),
+    });
   return rows;
 }
 
@@ -74,6 +117,12 @@ export function rolloutView(isvc: KubeObject): RolloutView {
   const shape = canaryShape(isvc);
   const revisions = shape.kind === 'v1alpha2' ? v1alpha2Rows(isvc, shape.percent) : v1beta1Rows(isvc, shape.percent);
   const behind = revisions.filter((r) => r.specPercent !== r.statusPercent);
-  const lag = behind.length === 0 ? null : behind.map((r) => `${r.name} gets ${r.statusPercent}% (spec ${r.specPercent}%)`).join(', ') + (revisions.some((r) => r.role === 'canary' && r.ready === false) ? ': the canary is not ready, so Knative keeps its share on the last ready revision' : ': the status has not caught up with the spec yet');
+  const lag =
+    behind.length === 0
+      ? null
+      : behind.map((r) => `${r.name} gets ${r.statusPercent}% (spec ${r.specPercent}%)`).join(', ') +
+        (revisions.some((r) => r.role === 'canary' && r.ready === false)
+          ? ': the canary is not ready, so Knative keeps its share on the last ready revision'
+          : ': the status has not caught up with the spec yet');
   return { apiVersion: String(isvc.apiVersion ?? ''), canaryPercent: shape.percent, revisions, lag };
 }

@@ -8,6 +8,7 @@
 import { RemediationError } from '../changes/remediation-error.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
 import type { TargetRef } from '../core/target-ref.js';
+import { ClusterUnreachableError } from '../kube/errors.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { canaryShape, describeSplit } from './actions/canary-shape.js';
 import { findInferenceService } from './find-inference-service.js';
@@ -15,7 +16,7 @@ import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
 import { rolloutAction, type RolloutOp } from './rollout-op.js';
-import { rolloutView } from './rollout-view.js';
+import { rolloutView, type RolloutView } from './rollout-view.js';
 
 export interface RolloutRequest {
   target: TargetRef;
@@ -23,21 +24,42 @@ export interface RolloutRequest {
   channel: string;
   user: string;
   threadTs?: string;
+  /** The rollout message whose button asked: it shows the traffic once the change is verified. */
+  viewTs?: string;
 }
-
 
 /** One message: the revisions as the object states them, with the buttons for each operation. */
 async function showRollout(deps: RemediationDeps, req: RolloutRequest): Promise<number> {
-  let view;
+  let view: RolloutView;
   try {
     view = rolloutView((await findInferenceService(deps.writer, req.target)).object);
   } catch (error) {
+    // the API server itself gave no answer: nothing to show in the channel; the asker is told why (commands/index)
+    if (error instanceof ClusterUnreachableError) throw error;
     const code = errorCode(error);
-    const rootTs = await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
-    await deps.notify({ kind: 'rollout-target-unreadable', target: req.target, thread: { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' }, code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code });
+    const rootTs = await deps.notify({
+      kind: 'rollout-started',
+      target: req.target,
+      channel: req.channel,
+      user: req.user,
+      ...(req.threadTs ? { threadTs: req.threadTs } : {}),
+    });
+    await deps.notify({
+      kind: 'rollout-target-unreadable',
+      target: req.target,
+      thread: { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' },
+      code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code,
+    });
     return 0;
   }
-  await deps.notify({ kind: 'rollout-view', target: req.target, channel: req.channel, user: req.user, view, ...(req.threadTs ? { threadTs: req.threadTs } : {}) });
+  await deps.notify({
+    kind: 'rollout-view',
+    target: req.target,
+    channel: req.channel,
+    user: req.user,
+    view,
+    ...(req.threadTs ? { threadTs: req.threadTs } : {}),
+  });
   return 0;
 }
 
@@ -46,9 +68,15 @@ export function splitLines(isvc: KubeObject): string[] {
   const shape = canaryShape(isvc);
   const lines = [`canaryTrafficPercent ${shape.percent ?? '(not set)'}: ${describeSplit(shape.percent)}`];
   const status = (isvc.status ?? {}) as Record<string, any>;
-  const traffic = (status.components?.predictor?.traffic ?? []) as Array<{ revisionName?: string; percent?: number; tag?: string; latestRevision?: boolean }>;
+  const traffic = (status.components?.predictor?.traffic ?? []) as Array<{
+    revisionName?: string;
+    percent?: number;
+    tag?: string;
+    latestRevision?: boolean;
+  }>;
   for (const t of traffic) lines.push(`${t.revisionName ?? 'latest'}${t.tag ? ` (${t.tag})` : ''}: ${t.percent ?? 0}%`);
-  if (typeof status.canaryTraffic === 'number') lines.push(`default: ${status.traffic ?? 100 - status.canaryTraffic}%, canary: ${status.canaryTraffic}%`);
+  if (typeof status.canaryTraffic === 'number')
+    lines.push(`default: ${status.traffic ?? 100 - status.canaryTraffic}%, canary: ${status.canaryTraffic}%`);
   return lines;
 }
 
@@ -56,27 +84,56 @@ export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Pr
   const who = `${req.target.namespace}/${req.target.name}`;
   if (!req.op) return showRollout(deps, req);
   // a button of the rollout message asks in its thread: no second root message there
-  const rootTs = req.threadTs ? null : await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user });
+  const rootTs = req.threadTs
+    ? null
+    : await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user });
   const thread = { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' };
-  let live;
+  let live: Awaited<ReturnType<typeof findInferenceService>>;
   try {
     live = await findInferenceService(deps.writer, req.target);
   } catch (error) {
     const code = errorCode(error);
-    await deps.notify({ kind: 'rollout-target-unreadable', target: req.target, thread, code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code });
+    await deps.notify({
+      kind: 'rollout-target-unreadable',
+      target: req.target,
+      thread,
+      code: code === 'REMEDIATION_TARGET_NOT_FOUND' ? 'ISVC_NOT_FOUND' : code,
+    });
     return 0;
   }
-  if (!req.threadTs) await deps.notify({ kind: 'rollout-split', target: req.target, thread, apiVersion: live.ref.apiVersion, lines: splitLines(live.object) });
+  if (!req.threadTs)
+    await deps.notify({
+      kind: 'rollout-split',
+      target: req.target,
+      thread,
+      apiVersion: live.ref.apiVersion,
+      lines: splitLines(live.object),
+    });
   let posted = 0;
   for (const op of [req.op]) {
     const { action, params } = rolloutAction(op);
     try {
-      const p = await planProposal(deps, { action, params, target: req.target, findingCode: null, requester: req.user, channel: req.channel, threadTs: thread.threadTs });
+      const p = await planProposal(deps, {
+        action,
+        params,
+        target: req.target,
+        findingCode: null,
+        requester: req.user,
+        channel: req.channel,
+        threadTs: thread.threadTs,
+        ...(req.viewTs ? { rolloutTs: req.viewTs } : {}),
+      });
       await postProposal(deps, p);
       posted += 1;
     } catch (error) {
       deps.warn(`rollout ${action} ${who}: ${errorMessage(error)}`);
-      await deps.notify({ kind: 'rollout-op-not-offered', thread, action, code: errorCode(error), ...(error instanceof RemediationError ? { message: error.message } : {}) });
+      await deps.notify({
+        kind: 'rollout-op-not-offered',
+        thread,
+        action,
+        code: errorCode(error),
+        ...(error instanceof RemediationError ? { message: error.message } : {}),
+      });
     }
   }
   return posted;

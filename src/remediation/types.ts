@@ -12,7 +12,6 @@ import type { ClusterWriter, ObjectRef, PatchKind } from '../kube/cluster-writer
 
 export type Risk = 'low' | 'medium' | 'high';
 
-
 /** The write a plan will make when approved. */
 export type PlannedWrite =
   | { kind: 'patch'; target: ObjectRef; patchType: PatchKind; patch: unknown }
@@ -32,6 +31,8 @@ export interface Plan {
   write: PlannedWrite;
   risk: Risk;
   riskNote: string;
+  /** The target of the change is not healthy: its state, said before the change ("canary …: 0 of 1 pods ready, CrashLoopBackOff"). */
+  targetState?: string;
   /**
    * How the change was checked when planned: 'dry-run' (the API server accepted the write with
    * dryRun=All and `changes` is its answer) or 'reads' (computed from the objects the diagnosis read

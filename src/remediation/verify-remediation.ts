@@ -12,7 +12,14 @@ import type { VerifyOutcome } from './remediation-events.js';
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 async function generations(deps: RemediationDeps, ref: ObjectRef): Promise<{ generation?: number; observed?: number }> {
@@ -21,7 +28,11 @@ async function generations(deps: RemediationDeps, ref: ObjectRef): Promise<{ gen
   return { generation: live?.metadata.generation, observed: typeof observed === 'number' ? observed : undefined };
 }
 
-export async function verifyRemediation(deps: RemediationDeps, p: Proposal, signal?: AbortSignal): Promise<{ outcome: VerifyOutcome; waitedSeconds: number }> {
+export async function verifyRemediation(
+  deps: RemediationDeps,
+  p: Proposal,
+  signal?: AbortSignal,
+): Promise<{ outcome: VerifyOutcome; waitedSeconds: number }> {
   const started = deps.now();
   const deadline = started + deps.config.verifyTimeoutMs;
   const waited = () => Math.round((deps.now() - started) / 1000);
@@ -45,6 +56,9 @@ export async function verifyRemediation(deps: RemediationDeps, p: Proposal, sign
       await sleep(deps.config.verifyPollMs, signal);
     }
   } catch (error) {
-    return { outcome: { kind: 'unknown', reason: `${errorCode(error)}: the diagnosis could not run` }, waitedSeconds: waited() };
+    return {
+      outcome: { kind: 'unknown', reason: `${errorCode(error)}: the diagnosis could not run` },
+      waitedSeconds: waited(),
+    };
   }
 }

@@ -5,6 +5,7 @@ export function renderJsonReport(report: Report): string {
   return JSON.stringify(
     {
       target: report.target,
+      ...(report.followedFrom ? { followedFrom: report.followedFrom } : {}),
       ready: report.ready,
       rootCause: report.rootCause,
       findings: report.findings.map((f) => ({

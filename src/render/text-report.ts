@@ -12,13 +12,25 @@ export function renderTextReport(unsafe: Report, options: { color?: boolean } = 
   const { namespace, name } = report.target;
   const out: string[] = [];
   const root = report.findings[0];
-  const shownLogs = new Set<string>();
+  const shownLogs = new Map<string, Set<number>>();
   if (report.rootCause && root) {
-    out.push(c.bold(`${namespace}/${name}: ${report.ready ? 'Ready, but' : 'not ready'} — root cause ${c.red(root.code)}`));
+    out.push(
+      c.bold(
+        `${namespace}/${name}: ${report.ready ? 'Ready, but failing' : root.code === 'ISVC_NOT_FOUND' ? 'not found' : 'not ready'} — root cause ${c.red(root.code)}`,
+      ),
+    );
     out.push(...renderFinding(root, c, true, shownLogs));
   } else {
     out.push(c.bold(`${namespace}/${name}: ${c.green('ready')}`));
   }
+  if (report.followedFrom)
+    out.splice(
+      1,
+      0,
+      c.dim(
+        `  (no namespace given: ${name} is not in ${report.followedFrom.namespace}, only in ${namespace}, so that one is diagnosed)`,
+      ),
+    );
   const rest = report.findings.filter((f) => f !== root || !report.rootCause);
   if (rest.length > 0) {
     out.push('');
@@ -26,30 +38,46 @@ export function renderTextReport(unsafe: Report, options: { color?: boolean } = 
     for (const f of rest) out.push(...renderFinding(f, c, false, shownLogs));
   }
   out.push('');
-  out.push(c.dim(`${report.stats.apiRequests} API requests in ${report.stats.durationMs} ms${report.target.apiVersion ? ` (${report.target.apiVersion})` : ''}`));
-  return out.join('\n') + '\n';
+  out.push(
+    c.dim(
+      `${report.stats.apiRequests} API requests in ${report.stats.durationMs} ms${report.target.apiVersion ? ` (${report.target.apiVersion})` : ''}`,
+    ),
+  );
+  return `${out.join('\n')}\n`;
 }
 
-function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Set<string>): string[] {
+function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Map<string, Set<number>>): string[] {
   const sev = f.severity === 'error' ? c.red('error') : f.severity === 'warning' ? c.yellow('warning') : c.dim('info');
-  const lines = [`${isRoot ? '' : '\n'}  [${f.code}] ${sev} ${f.title}${f.consequenceOf ? c.dim(` (consequence of ${f.consequenceOf})`) : ''}`];
+  const lines = [
+    `${isRoot ? '' : '\n'}  [${f.code}] ${sev} ${f.title}${f.consequenceOf ? c.dim(` (consequence of ${f.consequenceOf})`) : ''}`,
+  ];
   lines.push(c.dim(`    subject: ${f.subject}`));
   for (const e of f.evidence) {
-    if (e.kind === 'log') {
-      // the same excerpt under a consequence: point at it instead of printing it again
-      const key = `${e.ref}|${e.container}|${e.previous}|${e.lineNumbers?.join(',')}`;
-      if (shownLogs.has(key)) {
-        lines.push(c.dim(`    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}: the excerpt shown above`));
+    if (e.kind === 'log' && e.lineNumbers?.length === e.excerpt?.length) {
+      // lines of the same log already shown (a consequence quoting the root cause's lines): point at them, print the rest
+      const key = `${e.ref}|${e.container}|${e.previous}`;
+      const shown = shownLogs.get(key) ?? new Set<number>();
+      shownLogs.set(key, shown);
+      const fresh = (e.lineNumbers ?? []).map((n, i) => [n, i] as const).filter(([n]) => !shown.has(n));
+      const repeated = (e.lineNumbers?.length ?? 0) - fresh.length;
+      for (const [n] of fresh) shown.add(n);
+      if (repeated > 0) {
+        const where = `    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}`;
+        lines.push(
+          c.dim(`${where}: ${repeated} line${repeated === 1 ? '' : 's'} shown above${fresh.length ? '; also:' : ''}`),
+        );
+        const width = String(Math.max(0, ...fresh.map(([n]) => n))).length;
+        for (const [n, i] of fresh) lines.push(`      ${c.dim(String(n).padStart(width))} ${e.excerpt?.[i] ?? ''}`);
         continue;
       }
-      shownLogs.add(key);
     }
     lines.push(...renderEvidence(e, c));
   }
   if (f.next) lines.push(`    ${c.bold('next:')} ${f.next}`);
   if (f.remediation) {
     lines.push(`    fix: ${f.remediation.summary}${f.remediation.needsApproval ? ' (needs approval)' : ''}`);
-    for (const d of f.remediation.diff ?? []) lines.push(`      ${d.startsWith('+') ? c.green(d) : d.startsWith('-') ? c.red(d) : d}`);
+    for (const d of f.remediation.diff ?? [])
+      lines.push(`      ${d.startsWith('+') ? c.green(d) : d.startsWith('-') ? c.red(d) : d}`);
     if (f.remediation.manual) lines.push(...f.remediation.manual.split('\n').map((l) => `      ${l}`));
   }
   return lines;
@@ -59,15 +87,34 @@ function renderEvidence(e: Evidence, c: Colors): string[] {
   if (e.kind === 'log') {
     const head = `    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}${e.previous ? ' --previous' : ''}${e.truncated ? ' (excerpt, lines left out)' : ''}:`;
     const width = String(Math.max(0, ...(e.lineNumbers ?? [0]))).length;
-    return [head, ...(e.excerpt ?? []).map((l, i) => `      ${c.dim(String(e.lineNumbers?.[i] ?? '').padStart(width))} ${l}`)];
+    return [
+      head,
+      ...(e.excerpt ?? []).map((l, i) => `      ${c.dim(String(e.lineNumbers?.[i] ?? '').padStart(width))} ${l}`),
+    ];
   }
   if (e.kind === 'hop') {
-    const mark = e.state === 'ok' ? c.green('ok') : e.state === 'missing' ? c.red('missing') : e.state === 'failing' ? c.red('failing') : '?';
+    const mark =
+      e.state === 'ok'
+        ? c.green('ok')
+        : e.state === 'missing'
+          ? e.consequence
+            ? c.dim('later')
+            : c.red('missing')
+          : e.state === 'failing'
+            ? c.red('failing')
+            : '?';
     return [`    ${mark.padEnd(7)} ${e.ref} — ${e.text ?? ''}`];
   }
   if (e.kind === 'link') return [`    ${e.text ?? 'link'}: ${e.url ?? ''}`];
   const [first = '', ...more] = (e.text ?? '').split('\n');
-  return [`    ${e.kind === 'note' ? '' : `${e.kind}: `}${first}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`, ...more.map((l) => `      ${l}`)];
+  const label = e.kind === 'note' ? '' : `${e.kind}: `;
+  // continuation lines start under the first line's text, so a YAML block (an RBAC rule) pastes as it was
+  const indent = ' '.repeat(4 + label.length);
+  return [
+    `    ${label}${first}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`,
+    // blank lines of a message (a trailing newline, a gap) would read as the end of the finding: left out
+    ...more.filter((l) => l.trim() !== '').map((l) => `${indent}${l}`),
+  ];
 }
 
 function safeStrings<T>(value: T): T {

@@ -1,6 +1,8 @@
 /**
  * Fills a signature's title / next / note template: {name}, {namespace}, {component}, {pod},
- * {container}, {storageUri}, {runtime}, {modelFormat}, {image}, {knativeNamespace},
+ * {container}, {storageUri}, {runtime}, {modelFormat}, {image}, {knativeNamespace}, {node} (the
+ * pod's node), {gpus} (the GPUs its container is allocated), {serviceAccount}
+ * (the component's, or default), {sourcePod} / {sourceNamespace} (the pod whose lines matched),
  * {field:KEY} (where KEY of the component lives in this service's spec, e.g.
  * spec.predictor.model.storageUri), {match:N} / {match:NAME} (a group of the pattern) and
  * {len:N} / {len:NAME} (how many characters that group holds, e.g. a host label's length).
@@ -16,6 +18,11 @@ export const TEMPLATE_PLACEHOLDERS = [
   'modelFormat',
   'image',
   'knativeNamespace',
+  'node',
+  'gpus',
+  'serviceAccount',
+  'sourcePod',
+  'sourceNamespace',
   'field:',
   'match:',
   'len:',

@@ -34,14 +34,18 @@ export function loadSignatureFile(file: string, first = 0): CompiledSignature[] 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new SignatureError(`signatures: ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new SignatureError(
+      `signatures: ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (error) {
     const line = error instanceof YAMLParseError ? error.linePos?.[0]?.line : undefined;
-    throw new SignatureError(`signatures: ${file}${line ? `:${line}` : ''}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw new SignatureError(
+      `signatures: ${file}${line ? `:${line}` : ''}: invalid YAML: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const parsed = signatureFileSchema.safeParse(raw);
   if (!parsed.success) throw new SignatureError(describeIssue(file, raw, parsed.error.issues[0]!));

@@ -27,15 +27,16 @@ export const contentHash = (text: string | Buffer): string => createHash('sha256
 export function readPrecompiledSignatures(dir: string, yamlFiles: readonly string[]): CompiledSignature[] | undefined {
   let files: PrecompiledFile[];
   try {
-    files = (JSON.parse(readFileSync(path.join(dir, PRECOMPILED_SIGNATURES), 'utf8')) as { files: PrecompiledFile[] }).files;
+    files = (JSON.parse(readFileSync(path.join(dir, PRECOMPILED_SIGNATURES), 'utf8')) as { files: PrecompiledFile[] })
+      .files;
   } catch {
     return undefined;
   }
   if (files.length !== yamlFiles.length) return undefined;
   const entries: CompiledSignature[] = [];
   for (const [i, file] of yamlFiles.entries()) {
-    const precompiled = files[i]!;
-    if (precompiled.name !== path.basename(file)) return undefined;
+    const precompiled = files[i];
+    if (precompiled?.name !== path.basename(file)) return undefined;
     try {
       if (contentHash(readFileSync(file)) !== precompiled.sha256) return undefined;
     } catch {

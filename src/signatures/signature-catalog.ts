@@ -50,7 +50,10 @@ export class SignatureCatalog {
   for(where: SignatureSource, facts: VersionFacts = {}): CompiledSignature[] {
     const key = `${where}\n${JSON.stringify(Object.entries(facts).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
     let entries = this.consulted.get(key);
-    if (!entries) this.consulted.set(key, (entries = this.entries.filter((e) => e.where === where && appliesTo(e, facts))));
+    if (!entries) {
+      entries = this.entries.filter((e) => e.where === where && appliesTo(e, facts));
+      this.consulted.set(key, entries);
+    }
     return [...entries];
   }
 

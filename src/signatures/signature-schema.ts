@@ -26,25 +26,42 @@ export type SignatureSource = (typeof SIGNATURE_SOURCES)[number];
 export const VERSION_KEYS = ['kserve', 'knative'] as const;
 export type VersionKey = (typeof VERSION_KEYS)[number];
 
-const code = z.string().refine(isFindingCode, (v) => ({ message: `unknown finding code "${v}"` })) as unknown as z.ZodType<FindingCode>;
+const code = z
+  .string()
+  .refine(isFindingCode, (v) => ({ message: `unknown finding code "${v}"` })) as unknown as z.ZodType<FindingCode>;
 
-const pattern = z.string().min(1, 'expected a regular expression').superRefine((value, ctx) => {
-  try {
-    new RegExp(value);
-  } catch (error) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}` });
-  }
-});
-
-const range = z.string().refine((v) => semver.validRange(v) !== null, (v) => ({ message: `"${v}" is not a version range (e.g. "<0.8" or ">=0.7 <0.10")` }));
-
-const template = z.string().min(1).superRefine((value, ctx) => {
-  for (const name of placeholdersOf(value)) {
-    if (!TEMPLATE_PLACEHOLDERS.some((p) => (p.endsWith(':') ? name.startsWith(p) : name === p))) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `unknown placeholder {${name}} (known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}${p.endsWith(':') ? '…' : ''}}`).join(', ')})` });
+const pattern = z
+  .string()
+  .min(1, 'expected a regular expression')
+  .superRefine((value, ctx) => {
+    try {
+      new RegExp(value);
+    } catch (error) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `invalid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`,
+      });
     }
-  }
-});
+  });
+
+const range = z.string().refine(
+  (v) => semver.validRange(v) !== null,
+  (v) => ({ message: `"${v}" is not a version range (e.g. "<0.8" or ">=0.7 <0.10")` }),
+);
+
+const template = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    for (const name of placeholdersOf(value)) {
+      if (!TEMPLATE_PLACEHOLDERS.some((p) => (p.endsWith(':') ? name.startsWith(p) : name === p))) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `unknown placeholder {${name}} (known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}${p.endsWith(':') ? '…' : ''}}`).join(', ')})`,
+        });
+      }
+    }
+  });
 
 export const signatureEntrySchema = z
   .object({
@@ -78,14 +95,16 @@ export const signatureEntrySchema = z
   })
   .strict()
   .superRefine((entry, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
     if (entry.ignore) {
       if (entry.code) issue('code', 'an ignored entry has no code');
       return;
     }
     if (!entry.code) return issue('code', 'required (or ignore: true)');
     if (!entry.title) issue('title', 'required');
-    if (isFindingCode(entry.code) && CATALOG[entry.code].severity === 'error' && !entry.next) issue('next', `required for an error code (${entry.code})`);
+    if (isFindingCode(entry.code) && CATALOG[entry.code].severity === 'error' && !entry.next)
+      issue('next', `required for an error code (${entry.code})`);
   });
 
 export type SignatureEntry = z.infer<typeof signatureEntrySchema>;

@@ -8,7 +8,8 @@ import semver from 'semver';
 import type { VersionFacts } from './signature-catalog.js';
 
 /** Images KServe / KFServing build and tag with their release (not the third-party runtimes they run). */
-const KSERVE_IMAGE = /(?:^|\/)(?:kserve|kfserving)\/(?:[a-z0-9-]*(?:server|initializer|controller|agent|router|logger|batcher|explainer|transformer)[a-z0-9-]*|kserve-[a-z0-9-]+|kfserving-[a-z0-9-]+):(v?\d+\.\d+(?:\.\d+)?(?:-rc\d+)?)(?:$|[-@])/;
+const KSERVE_IMAGE =
+  /(?:^|\/)(?:kserve|kfserving)\/(?:[a-z0-9-]*(?:server|initializer|controller|agent|router|logger|batcher|explainer|transformer)[a-z0-9-]*|kserve-[a-z0-9-]+|kfserving-[a-z0-9-]+):(v?\d+\.\d+(?:\.\d+)?(?:-rc\d+)?)(?:$|[-@])/;
 
 /** The KServe release an image was built for ("0.7.0"), when it is one of KServe's own with a release tag. */
 export function kserveVersionOfImage(image: string | undefined): string | undefined {

@@ -14,7 +14,9 @@ export function writePrecompiledSignatures(dir: string): string {
   const files: PrecompiledFile[] = yamlFiles.map((file) => ({
     name: path.basename(file),
     sha256: contentHash(readFileSync(file)),
-    signatures: entries.filter((e) => e.file === file).map(({ regex: _regex, file: _file, order: _order, ...entry }) => entry),
+    signatures: entries
+      .filter((e) => e.file === file)
+      .map(({ regex: _regex, file: _file, order: _order, ...entry }) => entry),
   }));
   const out = path.join(dir, PRECOMPILED_SIGNATURES);
   writeFileSync(out, `${JSON.stringify({ files })}\n`);

@@ -42,5 +42,9 @@ export function forbidden(request: AccessRequest): ApiError {
   const what = `${request.group ? `${plural}.${request.group}` : plural}${request.name ? ` "${request.name}"` : ''}`;
   const scope = request.namespace ? ` in the namespace "${request.namespace}"` : ' at the cluster scope';
   const message = `${what} is forbidden: User "${SIMULATED_USER}" cannot ${request.verb} resource "${plural}${sub ? `/${sub}` : ''}" in API group "${request.group}"${scope}`;
-  return new ApiError(403, 'Forbidden', message, { ...(request.name ? { name: request.name } : {}), group: request.group, kind: plural });
+  return new ApiError(403, 'Forbidden', message, {
+    ...(request.name ? { name: request.name } : {}),
+    group: request.group,
+    kind: plural,
+  });
 }

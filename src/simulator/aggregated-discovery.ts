@@ -13,7 +13,10 @@ type DiscoveryVersion = 'v2' | 'v2beta1';
 const SERVED: Record<DiscoveryVersion, [string, string]> = { v2: ['1.30', '99.0'], v2beta1: ['1.26', '1.32'] };
 
 /** The aggregated discovery version to answer with, or undefined for the legacy document. */
-export function aggregatedDiscoveryVersion(accept: string | undefined, kubernetesRelease: string): DiscoveryVersion | undefined {
+export function aggregatedDiscoveryVersion(
+  accept: string | undefined,
+  kubernetesRelease: string,
+): DiscoveryVersion | undefined {
   const release = parseRelease(kubernetesRelease);
   if (!accept || !release) return undefined;
   for (const part of accept.split(',')) {
@@ -22,7 +25,8 @@ export function aggregatedDiscoveryVersion(accept: string | undefined, kubernete
     const version = params.find((p) => p.startsWith('v='))?.slice(2) as DiscoveryVersion | undefined;
     if (!version || !(version in SERVED)) continue;
     const [from, until] = SERVED[version];
-    if (compareReleases(release, parseRelease(from)!) >= 0 && compareReleases(release, parseRelease(until)!) <= 0) return version;
+    if (compareReleases(release, parseRelease(from)!) >= 0 && compareReleases(release, parseRelease(until)!) <= 0)
+      return version;
   }
   return undefined;
 }
@@ -32,7 +36,11 @@ export function aggregatedContentType(version: DiscoveryVersion): string {
 }
 
 /** The APIGroupDiscoveryList of the core group (/api) or of every named group (/apis). */
-export function aggregatedDiscovery(registry: ResourceRegistry, root: 'api' | 'apis', version: DiscoveryVersion): Record<string, unknown> {
+export function aggregatedDiscovery(
+  registry: ResourceRegistry,
+  root: 'api' | 'apis',
+  version: DiscoveryVersion,
+): Record<string, unknown> {
   const groups = registry.groups().filter((g) => (root === 'api' ? g.name === '' : g.name !== ''));
   return {
     kind: 'APIGroupDiscoveryList',
@@ -42,7 +50,10 @@ export function aggregatedDiscovery(registry: ResourceRegistry, root: 'api' | 'a
       metadata: { ...(g.name ? { name: g.name } : {}), creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
-        resources: registry.all().filter((t) => t.group === g.name && t.version === v).map(resourceDiscovery),
+        resources: registry
+          .all()
+          .filter((t) => t.group === g.name && t.version === v)
+          .map(resourceDiscovery),
         freshness: 'Current',
       })),
     })),
@@ -59,6 +70,14 @@ function resourceDiscovery(type: ResourceType): Record<string, unknown> {
     verbs: type.verbs,
     ...(type.shortNames.length ? { shortNames: type.shortNames } : {}),
     ...(type.categories ? { categories: type.categories } : {}),
-    ...(type.subresources.length ? { subresources: type.subresources.map((sub) => ({ subresource: sub, responseKind, verbs: subresourceVerbs(sub) })) } : {}),
+    ...(type.subresources.length
+      ? {
+          subresources: type.subresources.map((sub) => ({
+            subresource: sub,
+            responseKind,
+            verbs: subresourceVerbs(sub),
+          })),
+        }
+      : {}),
   };
 }

@@ -28,7 +28,13 @@ export class ApiError extends Error {
   }
 }
 
-export function statusObject(code: number, reason: string, message: string, details?: StatusDetails, listMeta: { continue?: string } = {}): Record<string, unknown> {
+export function statusObject(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusDetails,
+  listMeta: { continue?: string } = {},
+): Record<string, unknown> {
   return {
     kind: 'Status',
     apiVersion: 'v1',
@@ -47,10 +53,18 @@ export function qualifiedResource(plural: string, group: string): string {
 }
 
 export const notFound = (plural: string, group: string, name: string): ApiError =>
-  new ApiError(404, 'NotFound', `${qualifiedResource(plural, group)} "${name}" not found`, { name, group, kind: plural });
+  new ApiError(404, 'NotFound', `${qualifiedResource(plural, group)} "${name}" not found`, {
+    name,
+    group,
+    kind: plural,
+  });
 
 export const alreadyExists = (plural: string, group: string, name: string): ApiError =>
-  new ApiError(409, 'AlreadyExists', `${qualifiedResource(plural, group)} "${name}" already exists`, { name, group, kind: plural });
+  new ApiError(409, 'AlreadyExists', `${qualifiedResource(plural, group)} "${name}" already exists`, {
+    name,
+    group,
+    kind: plural,
+  });
 
 export const conflict = (plural: string, group: string, name: string): ApiError =>
   new ApiError(
@@ -61,19 +75,29 @@ export const conflict = (plural: string, group: string, name: string): ApiError 
   );
 
 export const invalid = (kind: string, group: string, name: string, problem: string, field?: string): ApiError =>
-  new ApiError(422, 'Invalid', `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${field ? `${field}: ` : ''}${problem}`, {
-    name,
-    group,
-    kind,
-    causes: [{ reason: 'FieldValueInvalid', message: problem, ...(field ? { field } : {}) }],
-  });
+  new ApiError(
+    422,
+    'Invalid',
+    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${field ? `${field}: ` : ''}${problem}`,
+    {
+      name,
+      group,
+      kind,
+      causes: [{ reason: 'FieldValueInvalid', message: problem, ...(field ? { field } : {}) }],
+    },
+  );
 
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
 
-export const pathNotFound = (): ApiError => new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+export const pathNotFound = (): ApiError =>
+  new ApiError(404, 'NotFound', 'the server could not find the requested resource');
 
 export const methodNotAllowed = (method: string): ApiError =>
   new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`);
 
 export const unsupportedMediaType = (contentType: string): ApiError =>
-  new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType || 'none'})`);
+  new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType || 'none'})`,
+  );

@@ -28,7 +28,10 @@ export type ApiPath = ResourcePath | DiscoveryPath | { kind: 'unknown' };
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 export function parseApiPath(method: string, pathname: string, query: URLSearchParams): ApiPath {
-  const segments = pathname.split('/').filter((s) => s.length > 0).map(safeDecode);
+  const segments = pathname
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map(safeDecode);
   const [root, ...rest] = segments;
   if (root === 'version' && rest.length === 0) return discovery('version');
   if (root === 'openapi') return openApiPath(rest);

@@ -32,16 +32,25 @@ export function completePodStatus(pod: KubeObject): KubeObject {
   if (pod.kind !== 'Pod' || !isPlainObject(pod.status)) return pod;
   const spec = isPlainObject(pod.spec) ? pod.spec : {};
   const status = { ...pod.status };
-  const images = new Map(list<Json>(spec.containers).concat(list<Json>(spec.initContainers)).map((c) => [String(c.name), c.image]));
+  const images = new Map(
+    list<Json>(spec.containers)
+      .concat(list<Json>(spec.initContainers))
+      .map((c) => [String(c.name), c.image]),
+  );
   const main = list<ContainerStatus>(status.containerStatuses).map((c) => completeContainer(c, images));
   const init = list<ContainerStatus>(status.initContainerStatuses).map((c) => completeContainer(c, images));
   if (main.length === 0 && init.length === 0) return pod;
   if (Array.isArray(status.containerStatuses)) status.containerStatuses = main;
   if (Array.isArray(status.initContainerStatuses)) status.initContainerStatuses = init;
   status.phase ??= phaseOf(main, init, String(spec.restartPolicy ?? 'Always'));
-  const since = typeof status.startTime === 'string' ? status.startTime : (pod.metadata as { creationTimestamp?: string } | undefined)?.creationTimestamp;
+  const since =
+    typeof status.startTime === 'string'
+      ? status.startTime
+      : (pod.metadata as { creationTimestamp?: string } | undefined)?.creationTimestamp;
   const given = list<PodCondition>(status.conditions);
-  const derived = derivedConditions(spec, status.phase as string, main, init, since).filter((c) => !given.some((g) => g.type === c.type));
+  const derived = derivedConditions(spec, status.phase as string, main, init, since).filter(
+    (c) => !given.some((g) => g.type === c.type),
+  );
   if (derived.length) status.conditions = [...given, ...derived];
   return { ...pod, status };
 }
@@ -49,7 +58,13 @@ export function completePodStatus(pod: KubeObject): KubeObject {
 function completeContainer(c: ContainerStatus, images: Map<string, unknown>): ContainerStatus {
   const running = isPlainObject(c.state?.running);
   const image = images.get(String(c.name));
-  return { ...c, ready: c.ready ?? running, started: c.started ?? running, restartCount: c.restartCount ?? 0, ...(c.image === undefined && typeof image === 'string' ? { image } : {}) };
+  return {
+    ...c,
+    ready: c.ready ?? running,
+    started: c.started ?? running,
+    restartCount: c.restartCount ?? 0,
+    ...(c.image === undefined && typeof image === 'string' ? { image } : {}),
+  };
 }
 
 /** The kubelet's getPhase: a container waiting that never ran keeps the pod Pending. */
@@ -64,7 +79,13 @@ function phaseOf(main: ContainerStatus[], init: ContainerStatus[], restartPolicy
   return stopped > 0 && failed ? 'Failed' : 'Succeeded';
 }
 
-function derivedConditions(spec: Json, phase: string, main: ContainerStatus[], init: ContainerStatus[], since: string | undefined): PodCondition[] {
+function derivedConditions(
+  spec: Json,
+  phase: string,
+  main: ContainerStatus[],
+  init: ContainerStatus[],
+  since: string | undefined,
+): PodCondition[] {
   const condition = (type: string, ok: boolean, reason?: string, message?: string): PodCondition => ({
     type,
     status: ok ? 'True' : 'False',
@@ -72,7 +93,9 @@ function derivedConditions(spec: Json, phase: string, main: ContainerStatus[], i
     lastProbeTime: null,
     ...(since ? { lastTransitionTime: since } : {}),
   });
-  const incomplete = init.filter((c) => !(c.state?.terminated && (c.state.terminated.exitCode ?? 0) === 0)).map((c) => c.name);
+  const incomplete = init
+    .filter((c) => !(c.state?.terminated && (c.state.terminated.exitCode ?? 0) === 0))
+    .map((c) => c.name);
   const specNames = list<Json>(spec.containers).map((c) => String(c.name));
   const names = specNames.length ? specNames : main.map((c) => String(c.name));
   const unready = names.filter((n) => !main.some((c) => c.name === n && c.ready));
@@ -80,7 +103,12 @@ function derivedConditions(spec: Json, phase: string, main: ContainerStatus[], i
   const readyReason = completed ? 'PodCompleted' : 'ContainersNotReady';
   const readyMessage = completed ? undefined : `containers with unready status: [${unready.join(' ')}]`;
   return [
-    condition('Initialized', incomplete.length === 0, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`),
+    condition(
+      'Initialized',
+      incomplete.length === 0,
+      'ContainersNotInitialized',
+      `containers with incomplete status: [${incomplete.join(' ')}]`,
+    ),
     condition('Ready', !completed && unready.length === 0, readyReason, readyMessage),
     condition('ContainersReady', !completed && unready.length === 0, readyReason, readyMessage),
     condition('PodScheduled', true),

@@ -24,10 +24,16 @@ export function decodeContinue(token: string): ContinuePoint {
   } catch {
     throw badRequest('invalid continue token: continue key is not valid: illegal base64 data or JSON');
   }
-  if (parsed.v !== 'meta.k8s.io/v1') throw badRequest(`invalid continue token: continue key is not valid: server does not recognize this encoded key (version ${JSON.stringify(parsed.v ?? '')})`);
+  if (parsed.v !== 'meta.k8s.io/v1')
+    throw badRequest(
+      `invalid continue token: continue key is not valid: server does not recognize this encoded key (version ${JSON.stringify(parsed.v ?? '')})`,
+    );
   if (typeof parsed.rv !== 'number' || !Number.isInteger(parsed.rv) || parsed.rv <= 0) {
-    throw badRequest('invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw badRequest(
+      'invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    );
   }
-  if (typeof parsed.start !== 'string' || parsed.start === '') throw badRequest('invalid continue token: continue key is not valid: encoded start key empty');
+  if (typeof parsed.start !== 'string' || parsed.start === '')
+    throw badRequest('invalid continue token: continue key is not valid: encoded start key empty');
   return { resourceVersion: parsed.rv, after: parsed.start.replace(/\u0000$/, '') };
 }

@@ -23,6 +23,10 @@ export function convertObject(family: ResourceFamily, object: KubeObject, toVers
     }
   } catch (error) {
     if (!(error instanceof ConversionError)) throw error;
-    throw new ApiError(500, 'InternalError', `Internal error occurred: conversion webhook for ${object.apiVersion}, Kind=${family.kind} failed: ${error.message}`);
+    throw new ApiError(
+      500,
+      'InternalError',
+      `Internal error occurred: conversion webhook for ${object.apiVersion}, Kind=${family.kind} failed: ${error.message}`,
+    );
   }
 }

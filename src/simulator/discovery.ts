@@ -23,7 +23,11 @@ export function versionInfo(release: string): Record<string, unknown> {
 }
 
 export function apiVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 export function apiGroupList(registry: ResourceRegistry): Record<string, unknown> {
@@ -45,11 +49,20 @@ export function apiGroupDocument(registry: ResourceRegistry, group: string): Rec
 
 function apiGroup(name: string, versions: string[], withKind: boolean): Record<string, unknown> {
   const entries = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
-  return { ...(withKind ? { kind: 'APIGroup', apiVersion: 'v1' } : {}), name, versions: entries, preferredVersion: entries[0] };
+  return {
+    ...(withKind ? { kind: 'APIGroup', apiVersion: 'v1' } : {}),
+    name,
+    versions: entries,
+    preferredVersion: entries[0],
+  };
 }
 
 /** The APIResourceList of a group version, or undefined when it is not served. */
-export function apiResourceList(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function apiResourceList(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = registry.all().filter((t) => t.group === group && t.version === version);
   if (types.length === 0) return undefined;
   return {

@@ -27,7 +27,11 @@ export function parseJsonBody(text: string): unknown {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+  res.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache, private',
+  });
   res.end(text);
 }
 
@@ -42,5 +46,5 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 
 /** The media type of a request body, lowercased, without parameters. */
 export function contentTypeOf(req: IncomingMessage): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return ((req.headers['content-type'] ?? '').split(';')[0] ?? '').trim().toLowerCase();
 }

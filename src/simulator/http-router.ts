@@ -35,7 +35,11 @@ export function createRouter(deps: RouterDeps): (req: IncomingMessage, res: Serv
   return (req, res) => {
     route(deps, req, res).catch((error: unknown) => {
       // Last resort: the handlers already turn failures into Status answers.
-      if (!res.headersSent) sendError(res, new ApiError(500, 'InternalError', `internal error: ${String((error as Error)?.message ?? error)}`));
+      if (!res.headersSent)
+        sendError(
+          res,
+          new ApiError(500, 'InternalError', `internal error: ${String((error as Error)?.message ?? error)}`),
+        );
       else res.destroy();
     });
   };
@@ -46,7 +50,17 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = (req.method ?? 'GET').toUpperCase();
   const parsed = parseApiPath(method, url.pathname, url.searchParams);
-  const record: RecordedRequest = { method, path: url.pathname, query: queryRecord(url.searchParams), verb: 'get', group: '', version: '', resource: '', status: 0, at };
+  const record: RecordedRequest = {
+    method,
+    path: url.pathname,
+    query: queryRecord(url.searchParams),
+    verb: 'get',
+    group: '',
+    version: '',
+    resource: '',
+    status: 0,
+    at,
+  };
   if (parsed.kind === 'resource') describeResourceRequest(record, parsed);
   if (deps.latencyMs > 0) await delay(deps.latencyMs);
   try {
@@ -54,7 +68,10 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
     else if (parsed.kind === 'resource') await serveResource(deps, req, res, parsed, url.searchParams);
     else throw pathNotFound();
   } catch (error) {
-    const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `internal error: ${String((error as Error)?.message ?? error)}`);
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : new ApiError(500, 'InternalError', `internal error: ${String((error as Error)?.message ?? error)}`);
     if (!res.headersSent) sendError(res, apiError);
     else res.end();
     if (req.readable) req.resume();
@@ -74,14 +91,27 @@ function describeResourceRequest(record: RecordedRequest, path: ResourcePath): v
   if (path.name !== undefined) record.name = path.name;
 }
 
-async function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: DiscoveryPath, res: ServerResponse): Promise<void> {
+async function serveDiscovery(
+  deps: RouterDeps,
+  req: IncomingMessage,
+  path: DiscoveryPath,
+  res: ServerResponse,
+): Promise<void> {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
   const registry = deps.store.registry;
   const kubernetes = registry.releases.kubernetes!;
-  const aggregated = path.document === 'api' || path.document === 'apis' ? aggregatedDiscoveryVersion(req.headers.accept, kubernetes) : undefined;
+  const aggregated =
+    path.document === 'api' || path.document === 'apis'
+      ? aggregatedDiscoveryVersion(req.headers.accept, kubernetes)
+      : undefined;
   if (aggregated) {
-    sendJson(res, 200, aggregatedDiscovery(registry, path.document as 'api' | 'apis', aggregated), aggregatedContentType(aggregated));
+    sendJson(
+      res,
+      200,
+      aggregatedDiscovery(registry, path.document as 'api' | 'apis', aggregated),
+      aggregatedContentType(aggregated),
+    );
     return;
   }
   const document = await (async () => {
@@ -108,15 +138,36 @@ async function serveDiscovery(deps: RouterDeps, req: IncomingMessage, path: Disc
   sendJson(res, 200, document);
 }
 
-async function serveResource(deps: RouterDeps, req: IncomingMessage, res: ServerResponse, path: ResourcePath, query: URLSearchParams): Promise<void> {
+async function serveResource(
+  deps: RouterDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: ResourcePath,
+  query: URLSearchParams,
+): Promise<void> {
   const type = deps.store.registry.find(path.group, path.version, path.plural);
   if (!type) throw pathNotFound();
   if (!path.verb) throw methodNotAllowed(req.method ?? '');
   checkScope(type, path);
   const resource = path.subresource ? `${path.plural}/${path.subresource}` : path.plural;
-  const access = { verb: path.verb, group: path.group, resource, ...(path.namespace !== undefined ? { namespace: path.namespace } : {}), ...(path.name ? { name: path.name } : {}) };
+  const access = {
+    verb: path.verb,
+    group: path.group,
+    resource,
+    ...(path.namespace !== undefined ? { namespace: path.namespace } : {}),
+    ...(path.name ? { name: path.name } : {}),
+  };
   if (isDenied(deps.snapshot.deny, access)) throw forbidden(access);
-  const ctx: RequestContext = { req, res, path, type, query, store: deps.store, snapshot: deps.snapshot, watches: deps.watches };
+  const ctx: RequestContext = {
+    req,
+    res,
+    path,
+    type,
+    query,
+    store: deps.store,
+    snapshot: deps.snapshot,
+    watches: deps.watches,
+  };
   switch (path.verb) {
     case 'get':
       return handleGet(ctx);

@@ -11,7 +11,11 @@ export function addImplicitNamespaces(store: ObjectStore, timestamp?: string): v
     store.upsert({
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name, labels: { 'kubernetes.io/metadata.name': name }, ...(timestamp ? { creationTimestamp: timestamp } : {}) },
+      metadata: {
+        name,
+        labels: { 'kubernetes.io/metadata.name': name },
+        ...(timestamp ? { creationTimestamp: timestamp } : {}),
+      },
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });

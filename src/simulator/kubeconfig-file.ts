@@ -8,7 +8,9 @@ export function kubeconfigFor(server: string, namespace = 'default'): string {
     kind: 'Config',
     clusters: [{ name: 'isvc-doctor-simulator', cluster: { server, 'insecure-skip-tls-verify': true } }],
     users: [{ name: 'isvc-doctor', user: {} }],
-    contexts: [{ name: 'isvc-doctor-simulator', context: { cluster: 'isvc-doctor-simulator', user: 'isvc-doctor', namespace } }],
+    contexts: [
+      { name: 'isvc-doctor-simulator', context: { cluster: 'isvc-doctor-simulator', user: 'isvc-doctor', namespace } },
+    ],
     'current-context': 'isvc-doctor-simulator',
     preferences: {},
   });

@@ -9,6 +9,7 @@
 import { ApiError, badRequest } from './api-error.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import type { KubeObject } from './kube-object.js';
+import { servedAs } from './object-store.js';
 import type { RequestContext } from './request-context.js';
 import { fieldSelectorMatcher, labelSelectorMatcher } from './selectors.js';
 
@@ -26,20 +27,27 @@ export function listPage(ctx: RequestContext): ListPage {
   const limit = parseLimit(ctx.query.get('limit'));
   const token = ctx.query.get('continue') ?? '';
   const point = token ? decodeContinue(token) : undefined;
-  if (point && (ctx.query.get('resourceVersion') ?? '') !== '') throw badRequest('specifying resource version is not allowed when using continue');
+  if (point && (ctx.query.get('resourceVersion') ?? '') !== '')
+    throw badRequest('specifying resource version is not allowed when using continue');
   const atRevision = point?.resourceVersion ?? exactRevision(ctx);
   const revision = atRevision ?? Number(ctx.store.resourceVersion);
-  const all = atRevision === undefined ? ctx.store.listIn(ctx.type, ctx.path.namespace) : ctx.store.listIn(ctx.type, ctx.path.namespace, atRevision);
+  // the stored objects, copied and converted only as they are matched and served: a page of 500 out of
+  // 20,000 pods costs 500 copies, not 20,000 (etcd reads a range, not the whole prefix)
+  const all = ctx.store.storedIn(ctx.type, ctx.path.namespace, atRevision);
   if (all === 'expired') throw expired(ctx, point?.after);
-  const keyOf = (o: KubeObject): string => (ctx.path.namespace === undefined && o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name);
+  const keyOf = (o: Pick<KubeObject, 'metadata'>): string =>
+    ctx.path.namespace === undefined && o.metadata.namespace
+      ? `${o.metadata.namespace}/${o.metadata.name}`
+      : o.metadata.name;
   const rest = point ? all.filter((o) => keyOf(o) > point.after) : all;
   const matches = selectorFilter(ctx);
   const items: KubeObject[] = [];
   let consumed = 0;
-  for (const object of rest) {
+  for (const stored of rest) {
     if (limit > 0 && items.length === limit) break;
     consumed += 1;
-    if (matches(object)) items.push(object);
+    // selectors read labels, names and fields no version conversion moves: matched on the stored object
+    if (matches(stored)) items.push(servedAs(ctx.type, stored));
   }
   const page: ListPage = { items, resourceVersion: String(revision) };
   if (consumed < rest.length && items.length > 0) {
@@ -60,11 +68,18 @@ function parseLimit(value: string | null): number {
 function exactRevision(ctx: RequestContext): number | undefined {
   const raw = ctx.query.get('resourceVersion') ?? '';
   const match = ctx.query.get('resourceVersionMatch') ?? '';
-  if (match !== '' && raw === '') throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (match !== '' && raw === '')
+    throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
   if (raw === '' || raw === '0') return undefined;
   const revision = Number(raw);
   if (!Number.isInteger(revision) || revision < 0) throw badRequest(`invalid resourceVersion "${raw}"`);
-  if (revision > Number(ctx.store.resourceVersion)) throw new ApiError(504, 'Timeout', `Too large resource version: ${revision}, current: ${ctx.store.resourceVersion}`, { retryAfterSeconds: 1 });
+  if (revision > Number(ctx.store.resourceVersion))
+    throw new ApiError(
+      504,
+      'Timeout',
+      `Too large resource version: ${revision}, current: ${ctx.store.resourceVersion}`,
+      { retryAfterSeconds: 1 },
+    );
   return match === 'Exact' ? revision : undefined;
 }
 
@@ -79,6 +94,7 @@ function hasSelectors(ctx: RequestContext): boolean {
 }
 
 function expired(ctx: RequestContext, after: string | undefined): ApiError {
-  const fresh = after === undefined ? undefined : encodeContinue({ resourceVersion: Number(ctx.store.resourceVersion), after });
+  const fresh =
+    after === undefined ? undefined : encodeContinue({ resourceVersion: Number(ctx.store.resourceVersion), after });
   return new ApiError(410, 'Expired', EXPIRED_MESSAGE, undefined, fresh ? { continue: fresh } : undefined);
 }

@@ -3,7 +3,9 @@ import { createHash, randomUUID } from 'node:crypto';
 
 /** A uuid (v5-like layout) derived from kind/namespace/name, so a snapshot's objects keep the same uid on every run. */
 export function stableUid(apiVersion: string, kind: string, namespace: string | undefined, name: string): string {
-  const hex = createHash('sha1').update(`${apiVersion}|${kind}|${namespace ?? ''}|${name}`).digest('hex');
+  const hex = createHash('sha1')
+    .update(`${apiVersion}|${kind}|${namespace ?? ''}|${name}`)
+    .digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -18,7 +18,9 @@ export type StoreListener = (change: StoreChange) => void;
 
 /** The key of the objects a type serves: its family's (its own version's for `separate` families). */
 export function typeKeyOf(type: Pick<ResourceType, 'group' | 'version' | 'plural' | 'family'>): string {
-  return type.family.conversion === 'separate' ? `${type.group}/${type.version}/${type.plural}` : `${type.group}//${type.plural}`;
+  return type.family.conversion === 'separate'
+    ? `${type.group}/${type.version}/${type.plural}`
+    : `${type.group}//${type.plural}`;
 }
 
 /** A stored object as served under `type`'s version. */
@@ -76,13 +78,24 @@ export class ObjectStore {
     const key = this.keyOf(type, object.metadata.namespace, object.metadata.name);
     const previous = this.objects.get(key);
     const meta = object.metadata;
-    meta.uid = previous?.metadata.uid ?? meta.uid ?? stableUid(object.apiVersion, object.kind, meta.namespace, meta.name);
+    meta.uid =
+      previous?.metadata.uid ?? meta.uid ?? stableUid(object.apiVersion, object.kind, meta.namespace, meta.name);
     meta.creationTimestamp = previous?.metadata.creationTimestamp ?? meta.creationTimestamp ?? kubeTimestamp();
     const previousGeneration = previous?.metadata.generation ?? 1;
-    meta.generation = previous ? (jsonEqual(previous.spec, object.spec) ? previousGeneration : previousGeneration + 1) : (meta.generation ?? 1);
+    meta.generation = previous
+      ? jsonEqual(previous.spec, object.spec)
+        ? previousGeneration
+        : previousGeneration + 1
+      : (meta.generation ?? 1);
     meta.resourceVersion = String(++this.revision);
     this.objects.set(key, object);
-    this.publish({ type: previous ? 'MODIFIED' : 'ADDED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object, ...(previous ? { previous } : {}) });
+    this.publish({
+      type: previous ? 'MODIFIED' : 'ADDED',
+      typeKey: typeKeyOf(type),
+      resourceVersion: this.revision,
+      object,
+      ...(previous ? { previous } : {}),
+    });
     return { type, object };
   }
 
@@ -113,6 +126,15 @@ export class ObjectStore {
   listIn(type: ResourceType, namespace?: string): KubeObject[];
   listIn(type: ResourceType, namespace: string | undefined, atRevision: number): KubeObject[] | 'expired';
   listIn(type: ResourceType, namespace?: string, atRevision?: number): KubeObject[] | 'expired' {
+    const stored = this.storedIn(type, namespace, atRevision);
+    return stored === 'expired' ? stored : stored.map((o) => servedAs(type, o));
+  }
+
+  /**
+   * As listIn, but the stored objects themselves (not copies, not converted to the type's version):
+   * for a list page, which converts only the objects it serves. Callers must not change them.
+   */
+  storedIn(type: ResourceType, namespace?: string, atRevision?: number): readonly KubeObject[] | 'expired' {
     const typeKey = typeKeyOf(type);
     const state = new Map<string, KubeObject>();
     for (const [key, object] of this.objects) if (key.startsWith(`${typeKey}/`)) state.set(key, object);
@@ -128,9 +150,11 @@ export class ObjectStore {
     const found: KubeObject[] = [];
     for (const object of state.values()) {
       if (namespace !== undefined && type.namespaced && object.metadata.namespace !== namespace) continue;
-      found.push(servedAs(type, object));
+      found.push(object);
     }
-    return found.sort((a, b) => byteOrder(`${a.metadata.namespace ?? ''}/${a.metadata.name}`, `${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+    return found.sort((a, b) =>
+      byteOrder(`${a.metadata.namespace ?? ''}/${a.metadata.name}`, `${b.metadata.namespace ?? ''}/${b.metadata.name}`),
+    );
   }
 
   deleteIn(type: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -140,7 +164,13 @@ export class ObjectStore {
     this.objects.delete(key);
     const deleted = deepCopy(existing);
     deleted.metadata.resourceVersion = String(++this.revision);
-    this.publish({ type: 'DELETED', typeKey: typeKeyOf(type), resourceVersion: this.revision, object: deleted, previous: existing });
+    this.publish({
+      type: 'DELETED',
+      typeKey: typeKeyOf(type),
+      resourceVersion: this.revision,
+      object: deleted,
+      previous: existing,
+    });
     return servedAs(type, deleted);
   }
 
@@ -178,11 +208,11 @@ export class ObjectStore {
   private normalize(input: Record<string, unknown>): KubeObject {
     if (!isPlainObject(input)) throw new TypeError('an object must be a JSON object');
     const object = deepCopy(input) as KubeObject;
-    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') throw new TypeError('an object needs apiVersion and kind');
+    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string')
+      throw new TypeError('an object needs apiVersion and kind');
     if (!isPlainObject(object.metadata) || typeof object.metadata.name !== 'string' || !object.metadata.name) {
       throw new TypeError(`${object.kind} needs metadata.name`);
     }
     return object;
   }
 }
-

@@ -25,7 +25,8 @@ async function models(): Promise<Models> {
 /** The schema name of a kind (its client-node model class where one exists). */
 function modelName(type: ResourceType, all: Models): string | undefined {
   const version = type.version.charAt(0).toUpperCase() + type.version.slice(1);
-  const candidates = type.kind === 'Event' ? [type.group === '' ? 'CoreV1Event' : 'EventsV1Event'] : [`${version}${type.kind}`];
+  const candidates =
+    type.kind === 'Event' ? [type.group === '' ? 'CoreV1Event' : 'EventsV1Event'] : [`${version}${type.kind}`];
   return candidates.find((name) => all(name) !== undefined);
 }
 
@@ -51,7 +52,13 @@ function customResourceSchema(gvk: Schema): Schema {
   const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   return {
     type: 'object',
-    properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: `${REF}${definitionName('V1ObjectMeta')}` }, spec: open, status: open },
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: `${REF}${definitionName('V1ObjectMeta')}` },
+      spec: open,
+      status: open,
+    },
     ...gvk,
   };
 }
@@ -82,7 +89,8 @@ function schemaOf(type: string, format: string, all: Models, schemas: Record<str
   if (type === 'number') return withFormat({ type: format.startsWith('int') ? 'integer' : 'number' });
   if (type === 'boolean') return { type: 'boolean' };
   if (type === 'Date') return { type: 'string', format: 'date-time' };
-  if (type === 'IntOrString') return { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
+  if (type === 'IntOrString')
+    return { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
   const array = /^Array<(.+)>$/.exec(type);
   if (array) return { type: 'array', items: schemaOf(array[1]!, '', all, schemas) };
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);

@@ -8,7 +8,11 @@
 import { kindSchemas } from './openapi-schemas.js';
 import type { ResourceRegistry, ResourceType } from './resource-registry.js';
 
-const WRITE_PARAMETERS = ['dryRun', 'fieldManager', 'fieldValidation'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
+const WRITE_PARAMETERS = ['dryRun', 'fieldManager', 'fieldValidation'].map((name) => ({
+  name,
+  in: 'query',
+  schema: { type: 'string', uniqueItems: true },
+}));
 
 function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
@@ -19,14 +23,20 @@ export function openApiV3Index(registry: ResourceRegistry): Record<string, unkno
   for (const g of registry.groups()) {
     for (const version of g.versions) {
       const key = gvPath(g.name, version);
-      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${registry.releases.kubernetes}-${g.name || 'core'}-${version}` };
+      paths[key] = {
+        serverRelativeURL: `/openapi/v3/${key}?hash=${registry.releases.kubernetes}-${g.name || 'core'}-${version}`,
+      };
     }
   }
   return { paths };
 }
 
 /** The OpenAPI 3 document of one group version, or undefined when it is not served. */
-export async function openApiV3Document(registry: ResourceRegistry, group: string, version: string): Promise<Record<string, unknown> | undefined> {
+export async function openApiV3Document(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): Promise<Record<string, unknown> | undefined> {
   const types = registry.all().filter((t) => t.group === group && t.version === version);
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
@@ -42,9 +52,19 @@ export async function openApiV3Document(registry: ResourceRegistry, group: strin
 function resourcePaths(type: ResourceType): Record<string, unknown> {
   const gvk = { 'x-kubernetes-group-version-kind': { group: type.group, version: type.version, kind: type.kind } };
   const base = `/${gvPath(type.group, type.version)}${type.namespaced ? '/namespaces/{namespace}' : ''}/${type.plural}`;
-  const operation = (action: string, parameters: unknown[] = []): Record<string, unknown> => ({ 'x-kubernetes-action': action, ...gvk, parameters, responses: { '200': { description: 'OK' } } });
+  const operation = (action: string, parameters: unknown[] = []): Record<string, unknown> => ({
+    'x-kubernetes-action': action,
+    ...gvk,
+    parameters,
+    responses: { '200': { description: 'OK' } },
+  });
   return {
     [base]: { get: operation('list'), post: operation('post', WRITE_PARAMETERS) },
-    [`${base}/{name}`]: { get: operation('get'), put: operation('put', WRITE_PARAMETERS), patch: operation('patch', WRITE_PARAMETERS), delete: operation('delete') },
+    [`${base}/{name}`]: {
+      get: operation('get'),
+      put: operation('put', WRITE_PARAMETERS),
+      patch: operation('patch', WRITE_PARAMETERS),
+      delete: operation('delete'),
+    },
   };
 }

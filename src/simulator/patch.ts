@@ -66,10 +66,23 @@ export function applyJsonPatch(target: unknown, operations: unknown): unknown {
   } catch (error) {
     const e = error as { name?: string; message?: string; operation?: { path?: string } };
     const where = e.operation?.path ? ` (${e.operation.path})` : '';
-    if (e.name === 'TEST_OPERATION_FAILED') throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: testing value${where} failed`);
+    if (e.name === 'TEST_OPERATION_FAILED')
+      throw new ApiError(
+        422,
+        'Invalid',
+        `the server rejected our request due to an error in our request: testing value${where} failed`,
+      );
     if (e.name?.startsWith('OPERATION_')) {
-      const unresolvable = e.name === 'OPERATION_PATH_UNRESOLVABLE' || e.name === 'OPERATION_PATH_CANNOT_ADD' || e.name === 'OPERATION_FROM_UNRESOLVABLE';
-      if (unresolvable) throw new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${(e.message ?? '').split('\n')[0]}${where}`);
+      const unresolvable =
+        e.name === 'OPERATION_PATH_UNRESOLVABLE' ||
+        e.name === 'OPERATION_PATH_CANNOT_ADD' ||
+        e.name === 'OPERATION_FROM_UNRESOLVABLE';
+      if (unresolvable)
+        throw new ApiError(
+          422,
+          'Invalid',
+          `the server rejected our request due to an error in our request: ${(e.message ?? '').split('\n')[0]}${where}`,
+        );
       throw badRequest(`invalid JSON patch: ${(e.message ?? '').split('\n')[0]}${where}`);
     }
     throw badRequest(`invalid JSON patch: ${String(e.message ?? error)}`);
@@ -77,7 +90,12 @@ export function applyJsonPatch(target: unknown, operations: unknown): unknown {
 }
 
 /** Parses the request body by patch type and applies it to `current`. */
-export function applyPatch(current: unknown, contentType: string, body: string, options: { strategicAllowed: boolean }): unknown {
+export function applyPatch(
+  current: unknown,
+  contentType: string,
+  body: string,
+  options: { strategicAllowed: boolean },
+): unknown {
   switch (contentType) {
     case PATCH_TYPES.json:
       return applyJsonPatch(current, parsePatchJson(body));
@@ -113,4 +131,3 @@ function requireObject(patch: unknown): Record<string, unknown> {
   if (!isPlainObject(patch)) throw badRequest('a merge patch must be a JSON object');
   return patch;
 }
-

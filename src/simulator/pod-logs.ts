@@ -66,7 +66,8 @@ export function readPodLog(pod: KubeObject, logs: ReadonlyMap<string, string>, q
   let text: string;
   if (query.previous) {
     const previous = logs.get(`${key}#previous`);
-    if (previous === undefined) throw badRequest(`previous terminated container "${container}" in pod "${pod.metadata.name}" not found`);
+    if (previous === undefined)
+      throw badRequest(`previous terminated container "${container}" in pod "${pod.metadata.name}" not found`);
     text = previous;
   } else {
     text = logs.get(key) ?? '';

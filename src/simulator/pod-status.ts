@@ -57,7 +57,8 @@ export function summarizePod(object: object): PodSummary {
     if (state.terminated && (state.terminated.exitCode ?? 0) === 0) continue;
     if (initSpecs[i]?.restartPolicy === 'Always' && c.started) continue;
     if (state.terminated) reason = terminatedReason(state.terminated, 'Init:');
-    else if (state.waiting?.reason && state.waiting.reason !== 'PodInitializing') reason = `Init:${state.waiting.reason}`;
+    else if (state.waiting?.reason && state.waiting.reason !== 'PodInitializing')
+      reason = `Init:${state.waiting.reason}`;
     else reason = `Init:${i}/${initSpecs.length || initStatuses.length}`;
     initializing = true;
     break;

@@ -28,7 +28,12 @@ export function handleList(ctx: RequestContext): void {
     ...(page.continue ? { continue: page.continue } : {}),
     ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
   };
-  sendObjects(ctx, { apiVersion: apiVersionOf(ctx.type), kind: `${ctx.type.kind}List`, metadata, items: page.items }, page.items, metadata);
+  sendObjects(
+    ctx,
+    { apiVersion: apiVersionOf(ctx.type), kind: `${ctx.type.kind}List`, metadata, items: page.items },
+    page.items,
+    metadata,
+  );
 }
 
 /** The objects of the request's type and namespace that its labelSelector and fieldSelector select. */
@@ -40,7 +45,10 @@ export function selectObjects(ctx: RequestContext): KubeObject[] {
 
 function sendObjects(ctx: RequestContext, body: unknown, rows: KubeObject[], listMeta: TableListMeta): void {
   if (wantsTable(ctx.req.headers.accept)) {
-    const table = toTable(ctx.type, rows, { ...listMeta, includeObject: parseIncludeObject(ctx.query.get('includeObject')) });
+    const table = toTable(ctx.type, rows, {
+      ...listMeta,
+      includeObject: parseIncludeObject(ctx.query.get('includeObject')),
+    });
     sendJson(ctx.res, 200, table);
     return;
   }

@@ -5,7 +5,13 @@
  * does not know are added when an object of them arrives (`ensure`), and so is a catalogued
  * product no object had installed yet (tests upsert freely into a running simulator).
  */
-import { installedKinds, resolveClusterProfile, type ClusterProfile, type InstalledKind } from './api-catalog/cluster-profile.js';
+import {
+  installedKinds,
+  resolveClusterProfile,
+  type ClusterProfile,
+  type InstalledComponents,
+  type InstalledKind,
+} from './api-catalog/cluster-profile.js';
 import type { ConversionKind, ProductId } from './api-catalog/catalog-kind.js';
 import { chooseRelease } from './api-catalog/choose-release.js';
 import { compareKubeVersions } from './api-catalog/kube-version-order.js';
@@ -41,15 +47,34 @@ const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch
 
 /** kube-apiserver's order of its built-in groups in /apis; CRD groups follow in alphabetical order. */
 const BUILT_IN_GROUP_ORDER = [
-  '', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch',
-  'certificates.k8s.io', 'networking.k8s.io', 'extensions', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
-  'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io',
+  '',
+  'apiregistration.k8s.io',
+  'apps',
+  'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+  'extensions',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'node.k8s.io',
+  'discovery.k8s.io',
 ];
 
 /** "v1" → {group:"", version:"v1"}; "serving.kserve.io/v1beta1" → {group, version}. */
 export function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 export function apiVersionOf(type: Pick<ResourceType, 'group' | 'version'>): string {
@@ -69,10 +94,13 @@ export class ResourceRegistry {
   private readonly types: ResourceType[] = [];
   /** Release of each installed product ("kubernetes" always). */
   readonly releases: Partial<Record<ProductId, string>>;
+  /** Optional components installed, by product (KServe's `llmisvc`). */
+  private readonly components: Partial<Record<ProductId, string[]>> = {};
 
   /** Default: a bare cluster of the default Kubernetes release (products arrive with their objects). */
   constructor(profile: ClusterProfile = resolveClusterProfile([])) {
     this.releases = { ...profile.releases };
+    for (const [id, list] of Object.entries(profile.components)) this.components[id as ProductId] = [...list];
     for (const kind of profile.kinds) this.add(kind);
   }
 
@@ -95,10 +123,21 @@ export class ResourceRegistry {
     if (known) return known;
     const { group, version } = splitApiVersion(apiVersion);
     const product = productOfGroup(group);
-    if (product && this.releases[product.id] === undefined) {
-      const release = chooseRelease(product, [{ group, version, kind, where: '' }]);
-      this.releases[product.id] = release;
-      for (const installed of installedKinds({ [product.id]: release })) this.add(installed);
+    if (product) {
+      const component = product.kinds.find((k) => k.group === group && k.kind === kind)?.component;
+      const release = this.releases[product.id];
+      if (release === undefined) {
+        const chosen = chooseRelease(product, [{ group, version, kind, where: '' }]);
+        this.releases[product.id] = chosen;
+        const components: InstalledComponents = component ? { [product.id]: [component] } : {};
+        if (component) this.components[product.id] = [component];
+        for (const installed of installedKinds({ [product.id]: chosen }, undefined, components)) this.add(installed);
+      } else if (component && !this.components[product.id]?.includes(component)) {
+        // an object of an optional component the profile left out (KServe's LLMInferenceService): install it
+        this.components[product.id] = [...(this.components[product.id] ?? []), component];
+        for (const installed of installedKinds({ [product.id]: release }, undefined, { [product.id]: [component] }))
+          if (installed.component === component) this.add(installed);
+      }
       const installedNow = this.byKind(apiVersion, kind);
       if (installedNow) return installedNow;
     }
@@ -123,12 +162,21 @@ export class ResourceRegistry {
     const names = [...new Set(this.types.map((t) => t.group))].sort(compareGroups);
     return names.map((name) => ({
       name,
-      versions: [...new Set(this.types.filter((t) => t.group === name).map((t) => t.version))].sort(compareKubeVersions),
+      versions: [...new Set(this.types.filter((t) => t.group === name).map((t) => t.version))].sort(
+        compareKubeVersions,
+      ),
     }));
   }
 
   private add(kind: InstalledKind): ResourceType {
-    const family: ResourceFamily = { group: kind.group, kind: kind.kind, plural: kind.plural, namespaced: kind.namespaced, conversion: kind.conversion, versions: [] };
+    const family: ResourceFamily = {
+      group: kind.group,
+      kind: kind.kind,
+      plural: kind.plural,
+      namespaced: kind.namespaced,
+      conversion: kind.conversion,
+      versions: [],
+    };
     const separate = kind.conversion === 'separate';
     let first: ResourceType | undefined;
     for (const version of kind.versions) {
@@ -158,7 +206,13 @@ export class ResourceRegistry {
   private addVersion(family: ResourceFamily, version: string): ResourceType {
     const sibling = this.types.find((t) => t.family === family)!;
     family.versions = [...family.versions, version].sort(compareKubeVersions);
-    const type: ResourceType = { ...sibling, version, shortNames: [...sibling.shortNames], verbs: [...sibling.verbs], subresources: [...sibling.subresources] };
+    const type: ResourceType = {
+      ...sibling,
+      version,
+      shortNames: [...sibling.shortNames],
+      verbs: [...sibling.verbs],
+      subresources: [...sibling.subresources],
+    };
     this.types.push(type);
     return type;
   }

@@ -33,7 +33,10 @@ export function parseLabelSelector(selector: string): Requirement[] {
   return splitTerms(selector).map((term) => {
     const set = /^([^\s!=(),]+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
     if (set) {
-      const values = set[3]!.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
+      const values = set[3]!
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0);
       return { key: set[1]!, op: set[2] as 'in' | 'notin', values };
     }
     const eq = /^([^\s!=(),]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/.exec(term);
@@ -63,11 +66,16 @@ function matchRequirement(req: Requirement, value: string | undefined): boolean 
 }
 
 export function labelSelectorMatcher(selector: string | undefined): ObjectMatcher {
-  if (!selector || !selector.trim()) return () => true;
+  if (!selector?.trim()) return () => true;
   const requirements = parseLabelSelector(selector);
   return (object) => {
-    const labels = ((object.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) as Record<string, unknown>;
-    return requirements.every((r) => matchRequirement(r, typeof labels[r.key] === 'string' ? (labels[r.key] as string) : undefined));
+    const labels = ((object.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) as Record<
+      string,
+      unknown
+    >;
+    return requirements.every((r) =>
+      matchRequirement(r, typeof labels[r.key] === 'string' ? (labels[r.key] as string) : undefined),
+    );
   };
 }
 
@@ -83,7 +91,7 @@ export function fieldValue(object: Record<string, unknown>, path: string): strin
 }
 
 export function fieldSelectorMatcher(selector: string | undefined): ObjectMatcher {
-  if (!selector || !selector.trim()) return () => true;
+  if (!selector?.trim()) return () => true;
   const requirements = splitTerms(selector).map((term) => {
     const m = /^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/.exec(term);
     if (!m) throw badRequest(`invalid field selector: "${term}": expected a path, an operator (=, ==, !=) and a value`);

@@ -59,7 +59,10 @@ export function storeFromSnapshot(snapshot: Snapshot): ObjectStore {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const meta = (object.metadata ?? {}) as { name?: string; namespace?: string };
-      throw new SnapshotError(`${String(object.kind)} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}: ${error.message}`, path.join(snapshot.dir, 'objects.yaml'));
+      throw new SnapshotError(
+        `${String(object.kind)} ${meta.namespace ? `${meta.namespace}/` : ''}${meta.name}: ${error.message}`,
+        path.join(snapshot.dir, 'objects.yaml'),
+      );
     }
   }
   addImplicitNamespaces(store);
@@ -72,7 +75,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const requests: RecordedRequest[] = [];
   let url = '';
   const server = createServer(
-    createRouter({ snapshot: options.snapshot, store, watches, requests, ...(options.onRequest ? { onRequest: options.onRequest } : {}), latencyMs: options.latencyMs ?? 0, serverAddress: () => url.replace(/^http:\/\//, '') }),
+    createRouter({
+      snapshot: options.snapshot,
+      store,
+      watches,
+      requests,
+      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      latencyMs: options.latencyMs ?? 0,
+      serverAddress: () => url.replace(/^http:\/\//, ''),
+    }),
   );
   const sockets = trackSockets(server);
   await listen(server, options.port ?? 0);
@@ -91,7 +102,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         watches.endAll();
         server.close(() => resolve());
         server.closeIdleConnections();
-        setTimeout(() => sockets.forEach((s) => s.destroy()), 200).unref();
+        setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, 200).unref();
       })),
   };
 }

@@ -29,7 +29,11 @@ export interface TableListMeta {
   remainingItemCount?: number;
 }
 
-export function toTable(type: ResourceType, objects: KubeObject[], options: TableListMeta & { includeObject: IncludeObject; now?: number }): Record<string, unknown> {
+export function toTable(
+  type: ResourceType,
+  objects: KubeObject[],
+  options: TableListMeta & { includeObject: IncludeObject; now?: number },
+): Record<string, unknown> {
   const now = options.now ?? Date.now();
   const columns = columnsFor(type);
   return {

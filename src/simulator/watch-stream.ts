@@ -37,18 +37,26 @@ export function handleWatch(ctx: RequestContext): void {
   const { query, store, path, type, res } = ctx;
   const rawVersion = query.get('resourceVersion') ?? '';
   const fromVersion = rawVersion === '' || rawVersion === '0' ? undefined : Number(rawVersion);
-  if (fromVersion !== undefined && !Number.isInteger(fromVersion)) throw badRequest(`invalid resourceVersion "${rawVersion}"`);
+  if (fromVersion !== undefined && !Number.isInteger(fromVersion))
+    throw badRequest(`invalid resourceVersion "${rawVersion}"`);
   const matches = objectFilter(ctx);
   const bookmarks = ['1', 'true'].includes(query.get('allowWatchBookmarks') ?? '');
   const backlog = fromVersion === undefined ? 'current' : store.changesSince(fromVersion);
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   res.flushHeaders(); // clients wait for the headers before reading events, and there may be none for a while
   const asTable = wantsTable(ctx.req.headers.accept);
   const includeObject = parseIncludeObject(query.get('includeObject'));
   const send = (eventType: string, object: unknown): void => {
     if (res.writableEnded) return;
-    const shown = asTable && eventType !== 'ERROR' && eventType !== 'BOOKMARK' ? toTable(type, [object as KubeObject], { resourceVersion: store.resourceVersion, includeObject }) : object;
+    const shown =
+      asTable && eventType !== 'ERROR' && eventType !== 'BOOKMARK'
+        ? toTable(type, [object as KubeObject], { resourceVersion: store.resourceVersion, includeObject })
+        : object;
     res.write(`${JSON.stringify({ type: eventType, object: shown })}\n`);
   };
 
@@ -77,7 +85,7 @@ export function handleWatch(ctx: RequestContext): void {
   const end = (): void => {
     unsubscribe();
     unregister();
-    timers.forEach((t) => clearTimeout(t));
+    for (const t of timers) clearTimeout(t);
     if (!res.writableEnded) res.end();
   };
   const unregister = ctx.watches.add(end);
@@ -115,4 +123,3 @@ function bookmark(ctx: RequestContext, annotations?: Record<string, string>): Re
     metadata: { resourceVersion: ctx.store.resourceVersion, ...(annotations ? { annotations } : {}) },
   };
 }
-

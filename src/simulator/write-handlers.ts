@@ -13,14 +13,24 @@ import { selectObjects } from './read-handlers.js';
 import { isDryRun, type RequestContext } from './request-context.js';
 import { apiVersionOf, type ResourceType } from './resource-registry.js';
 
-const BUILT_IN_GROUPS = new Set(['', 'apps', 'batch', 'policy', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io', 'networking.k8s.io']);
+const BUILT_IN_GROUPS = new Set([
+  '',
+  'apps',
+  'batch',
+  'policy',
+  'coordination.k8s.io',
+  'events.k8s.io',
+  'rbac.authorization.k8s.io',
+  'networking.k8s.io',
+]);
 
 export async function handleCreate(ctx: RequestContext): Promise<void> {
   const { type, path } = ctx;
   const dryRun = isDryRun(ctx.query);
   const object = checkBody(ctx, parseJsonBody(await readBody(ctx.req)));
   const meta = object.metadata;
-  if (!meta.name && typeof meta.generateName === 'string' && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`;
+  if (!meta.name && typeof meta.generateName === 'string' && meta.generateName)
+    meta.name = `${meta.generateName}${randomSuffix()}`;
   if (!meta.name) throw invalid(type.kind, type.group, '', 'name or generateName is required', 'metadata.name');
   if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
   if (ctx.store.getIn(type, path.namespace, meta.name)) throw alreadyExists(type.plural, type.group, meta.name);
@@ -36,12 +46,19 @@ export async function handleUpdate(ctx: RequestContext): Promise<void> {
   const dryRun = isDryRun(ctx.query);
   const body = checkBody(ctx, parseJsonBody(await readBody(ctx.req)));
   if (body.metadata.name !== path.name) {
-    throw invalid(type.kind, type.group, path.name!, `the name of the object (${body.metadata.name || '<empty>'}) does not match the name on the URL (${path.name})`, 'metadata.name');
+    throw invalid(
+      type.kind,
+      type.group,
+      path.name!,
+      `the name of the object (${body.metadata.name || '<empty>'}) does not match the name on the URL (${path.name})`,
+      'metadata.name',
+    );
   }
   const current = ctx.store.getIn(type, path.namespace, path.name!);
   if (!current) throw notFound(type.plural, type.group, path.name!);
   const requestedVersion = body.metadata.resourceVersion;
-  if (requestedVersion && requestedVersion !== current.metadata.resourceVersion) throw conflict(type.plural, type.group, path.name!);
+  if (requestedVersion && requestedVersion !== current.metadata.resourceVersion)
+    throw conflict(type.plural, type.group, path.name!);
   save(ctx, current, body, dryRun);
 }
 
@@ -51,13 +68,19 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   const text = await readBody(ctx.req);
   const current = ctx.store.getIn(type, path.namespace, path.name!);
   if (!current) throw notFound(type.plural, type.group, path.name!);
-  const patched = applyPatch(current, contentTypeOf(ctx.req), text, { strategicAllowed: BUILT_IN_GROUPS.has(type.group) });
-  if (!isPlainObject(patched) || !isPlainObject(patched.metadata)) throw invalid(type.kind, type.group, path.name!, 'the patched object is not a Kubernetes object');
+  const patched = applyPatch(current, contentTypeOf(ctx.req), text, {
+    strategicAllowed: BUILT_IN_GROUPS.has(type.group),
+  });
+  if (!isPlainObject(patched) || !isPlainObject(patched.metadata))
+    throw invalid(type.kind, type.group, path.name!, 'the patched object is not a Kubernetes object');
   const object = patched as KubeObject;
-  if (object.metadata.name !== path.name) throw invalid(type.kind, type.group, path.name!, 'field is immutable', 'metadata.name');
-  if (object.apiVersion !== current.apiVersion || object.kind !== current.kind) throw invalid(type.kind, type.group, path.name!, 'apiVersion and kind cannot be patched', 'kind');
+  if (object.metadata.name !== path.name)
+    throw invalid(type.kind, type.group, path.name!, 'field is immutable', 'metadata.name');
+  if (object.apiVersion !== current.apiVersion || object.kind !== current.kind)
+    throw invalid(type.kind, type.group, path.name!, 'apiVersion and kind cannot be patched', 'kind');
   const requestedVersion = object.metadata.resourceVersion;
-  if (requestedVersion && requestedVersion !== current.metadata.resourceVersion) throw conflict(type.plural, type.group, path.name!);
+  if (requestedVersion && requestedVersion !== current.metadata.resourceVersion)
+    throw conflict(type.plural, type.group, path.name!);
   save(ctx, current, object, dryRun);
 }
 
@@ -68,10 +91,14 @@ export async function handleDelete(ctx: RequestContext): Promise<void> {
   const current = ctx.store.getIn(type, path.namespace, path.name!);
   if (!current) throw notFound(type.plural, type.group, path.name!);
   const preconditions = isPlainObject(options.preconditions) ? options.preconditions : {};
-  if (typeof preconditions.resourceVersion === 'string' && preconditions.resourceVersion !== current.metadata.resourceVersion) {
+  if (
+    typeof preconditions.resourceVersion === 'string' &&
+    preconditions.resourceVersion !== current.metadata.resourceVersion
+  ) {
     throw conflict(type.plural, type.group, path.name!);
   }
-  if (typeof preconditions.uid === 'string' && preconditions.uid !== current.metadata.uid) throw conflict(type.plural, type.group, path.name!);
+  if (typeof preconditions.uid === 'string' && preconditions.uid !== current.metadata.uid)
+    throw conflict(type.plural, type.group, path.name!);
   sendJson(ctx.res, 200, dryRun ? current : ctx.store.deleteIn(type, path.namespace, path.name!));
 }
 
@@ -79,8 +106,15 @@ export async function handleDeleteCollection(ctx: RequestContext): Promise<void>
   await readDeleteOptions(ctx);
   const dryRun = isDryRun(ctx.query);
   const items = selectObjects(ctx);
-  const deleted = dryRun ? items : items.map((o) => ctx.store.deleteIn(ctx.type, o.metadata.namespace, o.metadata.name)!);
-  sendJson(ctx.res, 200, { apiVersion: apiVersionOf(ctx.type), kind: `${ctx.type.kind}List`, metadata: { resourceVersion: ctx.store.resourceVersion }, items: deleted });
+  const deleted = dryRun
+    ? items
+    : items.map((o) => ctx.store.deleteIn(ctx.type, o.metadata.namespace, o.metadata.name)!);
+  sendJson(ctx.res, 200, {
+    apiVersion: apiVersionOf(ctx.type),
+    kind: `${ctx.type.kind}List`,
+    metadata: { resourceVersion: ctx.store.resourceVersion },
+    items: deleted,
+  });
 }
 
 /** Stores (or, dry run, only answers with) `next` in place of `current`, keeping what a write may not change. */
@@ -115,8 +149,12 @@ function checkBody(ctx: RequestContext, body: unknown): KubeObject {
   const expected = apiVersionOf(type);
   object.apiVersion ??= expected;
   object.kind ??= type.kind;
-  if (object.apiVersion !== expected) throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
-  if (object.kind !== type.kind) throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
+  if (object.apiVersion !== expected)
+    throw badRequest(
+      `the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`,
+    );
+  if (object.kind !== type.kind)
+    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
   if (!isPlainObject(object.metadata)) object.metadata = { name: '' };
   object.metadata.name ??= '';
   checkNamespace(type, object, path.namespace);

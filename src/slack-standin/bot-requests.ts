@@ -67,18 +67,41 @@ export class BotRequests {
 
   /** The person's message (with `<@BOT>` in it) goes into the channel, then the app_mention event to the app. */
   async mention(input: { user: string; channel: string; text: string; threadTs?: string }): Promise<SentRequest> {
-    const message = this.standin.store.add({ channel: input.channel, user: input.user, bot: false, text: input.text, ...(input.threadTs ? { threadTs: input.threadTs } : {}) });
+    const message = this.standin.store.add({
+      channel: input.channel,
+      user: input.user,
+      bot: false,
+      text: input.text,
+      ...(input.threadTs ? { threadTs: input.threadTs } : {}),
+    });
     if (!input.text.includes(`<@${BOT_IDENTITY.userId}>`)) return { status: 0, ms: 0, body: '' };
     const now = Math.floor(Date.now() / 1000);
     const envelope = {
       token: 'deprecated-verification-token',
       team_id: TEAM.id,
       api_app_id: APP_ID,
-      event: { type: 'app_mention', user: input.user, text: input.text, ts: message.ts, channel: input.channel, event_ts: message.ts, team: TEAM.id, ...(input.threadTs ? { thread_ts: input.threadTs } : {}) },
+      event: {
+        type: 'app_mention',
+        user: input.user,
+        text: input.text,
+        ts: message.ts,
+        channel: input.channel,
+        event_ts: message.ts,
+        team: TEAM.id,
+        ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      },
       type: 'event_callback',
       event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
       event_time: now,
-      authorizations: [{ enterprise_id: null, team_id: TEAM.id, user_id: BOT_IDENTITY.userId, is_bot: true, is_enterprise_install: false }],
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: TEAM.id,
+          user_id: BOT_IDENTITY.userId,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
       is_ext_shared_channel: false,
     };
     return this.post(JSON.stringify(envelope), 'application/json');
@@ -87,7 +110,12 @@ export class BotRequests {
   async click(input: ClickInput): Promise<SentRequest> {
     const message = this.standin.store.get(input.channel, input.messageTs);
     const ephemeral = Boolean(message?.ephemeralTo);
-    const responseId = this.standin.responses.register({ channel: input.channel, user: input.user, messageTs: input.messageTs, ...(message?.threadTs ? { threadTs: message.threadTs } : {}) });
+    const responseId = this.standin.responses.register({
+      channel: input.channel,
+      user: input.user,
+      messageTs: input.messageTs,
+      ...(message?.threadTs ? { threadTs: message.threadTs } : {}),
+    });
     const e = input.element;
     const action = {
       type: e.type,
@@ -99,26 +127,53 @@ export class BotRequests {
     };
     const payload = {
       type: 'block_actions',
-      user: { id: input.user, username: this.standin.store.people.get(input.user)?.name ?? input.user, team_id: TEAM.id },
+      user: {
+        id: input.user,
+        username: this.standin.store.people.get(input.user)?.name ?? input.user,
+        team_id: TEAM.id,
+      },
       api_app_id: APP_ID,
       token: 'deprecated-verification-token',
-      container: { type: 'message', message_ts: input.messageTs, channel_id: input.channel, is_ephemeral: ephemeral, ...(message?.threadTs ? { thread_ts: message.threadTs } : {}) },
+      container: {
+        type: 'message',
+        message_ts: input.messageTs,
+        channel_id: input.channel,
+        is_ephemeral: ephemeral,
+        ...(message?.threadTs ? { thread_ts: message.threadTs } : {}),
+      },
       trigger_id: triggerId(input.user),
       team: TEAM,
       enterprise: null,
       is_enterprise_install: false,
       channel: { id: input.channel, name: this.standin.store.channels.get(input.channel)?.name ?? input.channel },
       ...(message && !ephemeral
-        ? { message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks ?? [], ...(message.bot ? { bot_id: BOT_IDENTITY.botId } : {}), user: message.user, ...(message.threadTs ? { thread_ts: message.threadTs } : {}) } }
+        ? {
+            message: {
+              type: 'message',
+              ts: message.ts,
+              text: message.text,
+              blocks: message.blocks ?? [],
+              ...(message.bot ? { bot_id: BOT_IDENTITY.botId } : {}),
+              user: message.user,
+              ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+            },
+          }
         : {}),
       state: { values: {} },
       response_url: this.standin.responseUrl(responseId),
       actions: [action],
     };
-    return this.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
+    return this.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
   }
 
-  async submitView(input: { user: string; viewId: string; values: Record<string, Record<string, unknown>> }): Promise<SentRequest> {
+  async submitView(input: {
+    user: string;
+    viewId: string;
+    values: Record<string, Record<string, unknown>>;
+  }): Promise<SentRequest> {
     const open = this.standin.store.openViews.get(input.viewId);
     const payload = {
       type: 'view_submission',
@@ -128,14 +183,22 @@ export class BotRequests {
       trigger_id: triggerId(input.user),
       view: { id: input.viewId, ...(open?.view ?? {}), state: { values: input.values } },
     };
-    const sent = await this.post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded');
-    if (sent.status === 200 && !/"response_action"\s*:\s*"errors"/.test(sent.body)) this.standin.store.closeView(input.viewId);
+    const sent = await this.post(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    if (sent.status === 200 && !/"response_action"\s*:\s*"errors"/.test(sent.body))
+      this.standin.store.closeView(input.viewId);
     return sent;
   }
 
   private async post(body: string, contentType: string): Promise<SentRequest> {
     const started = performance.now();
-    const res = await fetch(this.bot.eventsUrl, { method: 'POST', headers: signedHeaders(this.bot.signingSecret, body, undefined, contentType), body });
+    const res = await fetch(this.bot.eventsUrl, {
+      method: 'POST',
+      headers: signedHeaders(this.bot.signingSecret, body, undefined, contentType),
+      body,
+    });
     const text = await res.text();
     return { status: res.status, ms: Math.round(performance.now() - started), body: text };
   }
@@ -150,7 +213,14 @@ export class BotRequests {
     }
     if (!ack.text && !ack.blocks) return;
     const inChannel = ack.response_type === 'in_channel';
-    this.standin.store.add({ channel, user: BOT_IDENTITY.userId, bot: true, text: String(ack.text ?? ''), ...(Array.isArray(ack.blocks) ? { blocks: ack.blocks } : {}), ...(inChannel ? {} : { ephemeralTo: user }) });
+    this.standin.store.add({
+      channel,
+      user: BOT_IDENTITY.userId,
+      bot: true,
+      text: String(ack.text ?? ''),
+      ...(Array.isArray(ack.blocks) ? { blocks: ack.blocks } : {}),
+      ...(inChannel ? {} : { ephemeralTo: user }),
+    });
   }
 }
 

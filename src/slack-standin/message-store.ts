@@ -6,7 +6,6 @@
  */
 import type { Channel, OpenView, Person, StoredMessage } from './message-types.js';
 
-
 export type { Channel, OpenView, Person, StoredMessage } from './message-types.js';
 
 export type StoreEvent =

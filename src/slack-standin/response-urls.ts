@@ -48,7 +48,10 @@ export class ResponseUrls {
     }
     const limits = checkMessage(body);
     if (limits) return { ok: false, error: limits.error, response_metadata: { messages: limits.messages } };
-    const content = { text: String(body.text ?? ''), ...(Array.isArray(body.blocks) ? { blocks: body.blocks as unknown[] } : {}) };
+    const content = {
+      text: String(body.text ?? ''),
+      ...(Array.isArray(body.blocks) ? { blocks: body.blocks as unknown[] } : {}),
+    };
     const replace = body.replace_original === true || body.replace_original === 'true';
     if (replace && entry.messageTs && this.store.get(entry.channel, entry.messageTs)) {
       this.store.update(entry.channel, entry.messageTs, content);
@@ -56,7 +59,14 @@ export class ResponseUrls {
     }
     const threadTs = typeof body.thread_ts === 'string' ? body.thread_ts : entry.threadTs;
     const inChannel = body.response_type === 'in_channel';
-    this.store.add({ channel: entry.channel, user: BOT_IDENTITY.userId, bot: true, ...content, ...(inChannel ? {} : { ephemeralTo: entry.user }), ...(threadTs ? { threadTs } : {}) });
+    this.store.add({
+      channel: entry.channel,
+      user: BOT_IDENTITY.userId,
+      bot: true,
+      ...content,
+      ...(inChannel ? {} : { ephemeralTo: entry.user }),
+      ...(threadTs ? { threadTs } : {}),
+    });
     return { ok: true };
   }
 }

@@ -51,6 +51,8 @@ export interface SlackStandin {
   rateLimitNext(count: number, retryAfterSeconds?: number, method?: string): void;
   /** chat.* calls for this channel answer {ok: false, error}. */
   failChannel(channel: string, error: string): void;
+  /** Every call of `method` answers {ok: false, error} (e.g. conversations.history, missing_scope). */
+  failMethod(method: string, error: string): void;
   /** Answers after `ms` (every call). */
   setLatency(ms: number): void;
   /**
@@ -78,11 +80,17 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
   const responses = new ResponseUrls(store);
   let limited: Array<{ retryAfter: number; method?: string }> = [];
   const failing = new Map<string, string>();
+  const failingMethods = new Map<string, string>();
   let latency = 0;
   const postFaults: Array<'before' | 'after' | 'drop'> = [];
   let socketUrl = 'ws://127.0.0.1:1/';
   const listeners = new Set<(call: RecordedCall) => void>();
-  const ctx: WebApiContext = { store, strict: Boolean(options.strict), userGroups: new Map(), socketUrl: () => socketUrl };
+  const ctx: WebApiContext = {
+    store,
+    strict: Boolean(options.strict),
+    userGroups: new Map(),
+    socketUrl: () => socketUrl,
+  };
 
   const record = (call: RecordedCall) => {
     calls.push(call);
@@ -96,8 +104,21 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
     return auth === `Bearer ${options.token}` ? null : 'invalid_auth';
   };
 
-  const respond = (method: string, responseId: string | undefined, body: Record<string, any>, auth: string | undefined, res: http.ServerResponse) => {
-    const call: RecordedCall = { method, body, auth, status: 200, at: Date.now(), ...(responseId !== undefined ? { responseId } : {}) };
+  const respond = (
+    method: string,
+    responseId: string | undefined,
+    body: Record<string, any>,
+    auth: string | undefined,
+    res: http.ServerResponse,
+  ) => {
+    const call: RecordedCall = {
+      method,
+      body,
+      auth,
+      status: 200,
+      at: Date.now(),
+      ...(responseId !== undefined ? { responseId } : {}),
+    };
     const limit = responseId !== undefined ? -1 : limited.findIndex((l) => !l.method || l.method === method);
     if (limit >= 0) {
       const l = limited[limit]!;
@@ -117,7 +138,9 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
     const channel = typeof body.channel === 'string' ? body.channel : undefined;
     const denied = responseId !== undefined ? null : authError(auth);
     if (denied) call.response = { ok: false, error: denied };
-    else if (channel && method.startsWith('chat.') && failing.has(channel)) call.response = { ok: false, error: failing.get(channel) };
+    else if (failingMethods.has(method)) call.response = { ok: false, error: failingMethods.get(method) };
+    else if (channel && method.startsWith('chat.') && failing.has(channel))
+      call.response = { ok: false, error: failing.get(channel) };
     else call.response = responseId !== undefined ? responses.reply(responseId, body) : answerWebApi(ctx, method, body);
     if (fault) {
       // posted (the call stays recorded with status 200: the message is there), but the bot hears an error
@@ -142,6 +165,7 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
       for (let i = 0; i < count; i += 1) limited.push({ retryAfter: retryAfterSeconds, ...(method ? { method } : {}) });
     },
     failChannel: (channel, error) => failing.set(channel, error),
+    failMethod: (method, error) => failingMethods.set(method, error),
     failPosts: (count, mode) => {
       for (let i = 0; i < count; i += 1) postFaults.push(mode);
     },
@@ -179,6 +203,7 @@ export function createSlackStandin(options: StandinOptions & { baseUrl: string }
       limited = [];
       postFaults.length = 0;
       failing.clear();
+      failingMethods.clear();
     },
     close: async () => undefined,
   };
@@ -206,7 +231,12 @@ function reply(res: http.ServerResponse, status: number, body: unknown, headers:
   res.end(JSON.stringify(body));
 }
 
-function waitForCalls(calls: RecordedCall[], listeners: Set<(call: RecordedCall) => void>, predicate: (calls: RecordedCall[]) => boolean, timeoutMs: number): Promise<void> {
+function waitForCalls(
+  calls: RecordedCall[],
+  listeners: Set<(call: RecordedCall) => void>,
+  predicate: (calls: RecordedCall[]) => boolean,
+  timeoutMs: number,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (predicate(calls)) return resolve();
     const check = () => {
@@ -217,7 +247,11 @@ function waitForCalls(calls: RecordedCall[], listeners: Set<(call: RecordedCall)
     };
     const timer = setTimeout(() => {
       listeners.delete(check);
-      reject(new Error(`Slack stand-in: condition not met within ${timeoutMs} ms; calls: ${calls.map((c) => `${c.method}(${c.status})`).join(', ')}`));
+      reject(
+        new Error(
+          `Slack stand-in: condition not met within ${timeoutMs} ms; calls: ${calls.map((c) => `${c.method}(${c.status})`).join(', ')}`,
+        ),
+      );
     }, timeoutMs);
     listeners.add(check);
   });

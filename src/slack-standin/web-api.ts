@@ -8,7 +8,13 @@
 import { checkMessage, checkViewBlocks } from './block-kit-limits.js';
 import type { MessageStore } from './message-store.js';
 
-export const BOT_IDENTITY = { userId: 'U0BOT', botId: 'B0BOT', teamId: 'T0TEST', team: 'isvc-playground', name: 'isvc-doctor' } as const;
+export const BOT_IDENTITY = {
+  userId: 'U0BOT',
+  botId: 'B0BOT',
+  teamId: 'T0TEST',
+  team: 'isvc-playground',
+  name: 'isvc-doctor',
+} as const;
 
 export interface WebApiContext {
   store: MessageStore;
@@ -22,25 +28,53 @@ type Answer = Record<string, unknown>;
 export function answerWebApi(ctx: WebApiContext, method: string, body: Record<string, any>): Answer {
   switch (method) {
     case 'auth.test':
-      return { ok: true, url: 'https://isvc-playground.slack.com/', team: BOT_IDENTITY.team, user: BOT_IDENTITY.name, team_id: BOT_IDENTITY.teamId, user_id: BOT_IDENTITY.userId, bot_id: BOT_IDENTITY.botId };
+      return {
+        ok: true,
+        url: 'https://isvc-playground.slack.com/',
+        team: BOT_IDENTITY.team,
+        user: BOT_IDENTITY.name,
+        team_id: BOT_IDENTITY.teamId,
+        user_id: BOT_IDENTITY.userId,
+        bot_id: BOT_IDENTITY.botId,
+      };
     case 'chat.postMessage':
       return postMessage(ctx, body);
     case 'chat.update':
       return updateMessage(ctx, body);
     case 'chat.postEphemeral':
       return postEphemeral(ctx, body);
+    case 'chat.getPermalink':
+      return {
+        ok: true,
+        channel: body.channel,
+        permalink: `https://isvc-playground.slack.com/archives/${String(body.channel)}/p${String(body.message_ts).replace('.', '')}`,
+      };
     case 'chat.delete':
-      return ctx.store.delete(String(body.channel), String(body.ts)) || !ctx.strict ? { ok: true, channel: body.channel, ts: body.ts } : { ok: false, error: 'message_not_found' };
+      return ctx.store.delete(String(body.channel), String(body.ts)) || !ctx.strict
+        ? { ok: true, channel: body.channel, ts: body.ts }
+        : { ok: false, error: 'message_not_found' };
     case 'conversations.info': {
       const channel = ctx.store.channel(String(body.channel ?? ''));
-      return channel ? { ok: true, channel: { id: channel.id, name: channel.name, is_channel: true, is_member: channel.botMember } } : { ok: false, error: 'channel_not_found' };
+      return channel
+        ? { ok: true, channel: { id: channel.id, name: channel.name, is_channel: true, is_member: channel.botMember } }
+        : { ok: false, error: 'channel_not_found' };
     }
     case 'conversations.history':
     case 'conversations.replies':
       return readMessages(ctx, method, body);
     case 'users.info': {
       const person = ctx.store.people.get(String(body.user ?? ''));
-      return person ? { ok: true, user: { id: person.id, name: person.name, real_name: person.name, profile: { display_name: person.name, title: person.title ?? '' } } } : { ok: false, error: 'user_not_found' };
+      return person
+        ? {
+            ok: true,
+            user: {
+              id: person.id,
+              name: person.name,
+              real_name: person.name,
+              profile: { display_name: person.name, title: person.title ?? '' },
+            },
+          }
+        : { ok: false, error: 'user_not_found' };
     }
     case 'usergroups.users.list': {
       const users = ctx.userGroups.get(String(body.usergroup ?? ''));
@@ -63,7 +97,14 @@ function refusal(ctx: WebApiContext, body: Record<string, any>): Answer | null {
   if (!channel) return { ok: false, error: 'channel_not_found' };
   if (!channel.botMember) return { ok: false, error: 'not_in_channel' };
   const limits = checkMessage(body);
-  return limits ? { ok: false, error: limits.error, errors: limits.messages, response_metadata: { messages: limits.messages.map((m) => `[ERROR] ${m}`) } } : null;
+  return limits
+    ? {
+        ok: false,
+        error: limits.error,
+        errors: limits.messages,
+        response_metadata: { messages: limits.messages.map((m) => `[ERROR] ${m}`) },
+      }
+    : null;
 }
 
 function postMessage(ctx: WebApiContext, body: Record<string, any>): Answer {
@@ -72,15 +113,38 @@ function postMessage(ctx: WebApiContext, body: Record<string, any>): Answer {
   const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
   if (threadTs && ctx.strict && !ctx.store.get(body.channel, threadTs)) return { ok: false, error: 'thread_not_found' };
   const metadata = isMetadata(body.metadata) ? { metadata: body.metadata } : {};
-  const message = ctx.store.add({ channel: body.channel, user: BOT_IDENTITY.userId, bot: true, text: String(body.text ?? ''), ...blocksOf(body), ...(threadTs ? { threadTs } : {}), ...metadata });
-  return { ok: true, channel: message.channel, ts: message.ts, message: { type: 'message', ts: message.ts, text: message.text, thread_ts: threadTs, bot_id: BOT_IDENTITY.botId, user: BOT_IDENTITY.userId } };
+  const message = ctx.store.add({
+    channel: body.channel,
+    user: BOT_IDENTITY.userId,
+    bot: true,
+    text: String(body.text ?? ''),
+    ...blocksOf(body),
+    ...(threadTs ? { threadTs } : {}),
+    ...metadata,
+  });
+  return {
+    ok: true,
+    channel: message.channel,
+    ts: message.ts,
+    message: {
+      type: 'message',
+      ts: message.ts,
+      text: message.text,
+      thread_ts: threadTs,
+      bot_id: BOT_IDENTITY.botId,
+      user: BOT_IDENTITY.userId,
+    },
+  };
 }
 
 function updateMessage(ctx: WebApiContext, body: Record<string, any>): Answer {
   const refused = refusal(ctx, body);
   if (refused) return refused;
   const existing = ctx.store.get(body.channel, String(body.ts));
-  if (!existing) return ctx.strict ? { ok: false, error: 'message_not_found' } : { ok: true, channel: body.channel, ts: body.ts, text: body.text };
+  if (!existing)
+    return ctx.strict
+      ? { ok: false, error: 'message_not_found' }
+      : { ok: true, channel: body.channel, ts: body.ts, text: body.text };
   if (!existing.bot) return { ok: false, error: 'cant_update_message' };
   ctx.store.update(body.channel, existing.ts, { text: String(body.text ?? ''), ...blocksOf(body) });
   return { ok: true, channel: body.channel, ts: existing.ts, text: body.text };
@@ -91,7 +155,15 @@ function postEphemeral(ctx: WebApiContext, body: Record<string, any>): Answer {
   if (refused) return refused;
   if (!body.user) return { ok: false, error: 'user_not_found' };
   const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
-  const message = ctx.store.add({ channel: body.channel, user: BOT_IDENTITY.userId, bot: true, text: String(body.text ?? ''), ...blocksOf(body), ephemeralTo: String(body.user), ...(threadTs ? { threadTs } : {}) });
+  const message = ctx.store.add({
+    channel: body.channel,
+    user: BOT_IDENTITY.userId,
+    bot: true,
+    text: String(body.text ?? ''),
+    ...blocksOf(body),
+    ephemeralTo: String(body.user),
+    ...(threadTs ? { threadTs } : {}),
+  });
   return { ok: true, message_ts: message.ts };
 }
 
@@ -119,7 +191,13 @@ function blocksOf(body: Record<string, any>): { blocks?: unknown[] } {
 
 function isMetadata(v: unknown): v is { event_type: string; event_payload: Record<string, unknown> } {
   const m = v as { event_type?: unknown; event_payload?: unknown } | null;
-  return typeof m === 'object' && m !== null && typeof m.event_type === 'string' && typeof m.event_payload === 'object' && m.event_payload !== null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof m.event_type === 'string' &&
+    typeof m.event_payload === 'object' &&
+    m.event_payload !== null
+  );
 }
 
 /** conversations.history (top-level messages) and conversations.replies (a thread, its parent first), newest first / oldest first as Slack orders them. */

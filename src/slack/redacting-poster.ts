@@ -15,7 +15,8 @@ const OWN_KEYS = new Set(['type', 'value', 'action_id', 'block_id', 'style']);
 function redactStrings(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return OWN_KEYS.has(key) ? value : redactText(value);
   if (Array.isArray(value)) return value.map((v) => redactStrings(v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, k)]));
   return value;
 }
 
@@ -25,7 +26,7 @@ export function redactMessage(message: SlackMessage): SlackMessage {
 
 export function redactingPoster(poster: SlackPoster): SlackPoster {
   return {
-    post: (channel, message, threadTs) => poster.post(channel, redactMessage(message), threadTs),
+    post: (channel, message, threadTs, options) => poster.post(channel, redactMessage(message), threadTs, options),
     update: (channel, ts, message) => poster.update(channel, ts, redactMessage(message)),
     ephemeral: (channel, user, message, threadTs) => poster.ephemeral(channel, user, redactMessage(message), threadTs),
     ...(poster.delete ? { delete: poster.delete.bind(poster) } : {}),

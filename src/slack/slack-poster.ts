@@ -5,12 +5,20 @@
 import { CodedError } from '../core/coded-error.js';
 import type { SlackMessage } from './slack-message.js';
 
+/** How a post is identified, for a caller that recorded it before posting (once-poster.ts). */
+export interface PostOptions {
+  /** The post's own key, carried in its message metadata (default: a new one). */
+  key?: string;
+  /** The post may have landed already, since this time (epoch ms): look for `key` before posting. */
+  maybePostedSince?: number;
+}
+
 export interface SlackPoster {
   /** Posts a message (in a thread when `threadTs` is given); returns its ts. */
-  post(channel: string, message: SlackMessage, threadTs?: string): Promise<string>;
+  post(channel: string, message: SlackMessage, threadTs?: string, options?: PostOptions): Promise<string>;
   update(channel: string, ts: string, message: SlackMessage): Promise<void>;
   ephemeral(channel: string, user: string, message: SlackMessage, threadTs?: string): Promise<void>;
-  /** Deletes one of the bot's own messages (a root message that concerned only the asker); absent: not supported. */
+  /** Deletes one of the bot's own messages (a root message that concerned only the asker); one already gone counts as deleted. Absent: not supported. */
   delete?(channel: string, ts: string): Promise<void>;
 }
 

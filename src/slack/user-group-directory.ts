@@ -1,14 +1,19 @@
 /**
  * Members of Slack user groups (`usergroups.users.list`, scope usergroups:read), cached for a
- * minute. A group that cannot be read counts as empty (fail closed: nobody approves through it).
+ * minute. A group that cannot be read (no such group, a missing scope, Slack down) is left out of
+ * the answer and not cached: the approval check fails closed on it and says so, and the next click
+ * asks Slack again.
  */
 import type { webApi } from '@slack/bolt';
 import { errorMessage } from '../core/error-message.js';
 
-export function createUserGroupDirectory(client: Pick<webApi.WebClient, 'usergroups'>, options: { ttlMs?: number; warn?(m: string): void } = {}): { members(groupIds: string[]): Promise<ReadonlyMap<string, readonly string[]>> } {
+export function createUserGroupDirectory(
+  client: Pick<webApi.WebClient, 'usergroups'>,
+  options: { ttlMs?: number; warn?(m: string): void } = {},
+): { members(groupIds: string[]): Promise<ReadonlyMap<string, readonly string[]>> } {
   const ttl = options.ttlMs ?? 60_000;
   const cache = new Map<string, { users: string[]; at: number }>();
-  const one = async (id: string): Promise<string[]> => {
+  const one = async (id: string): Promise<string[] | null> => {
     const hit = cache.get(id);
     if (hit && Date.now() - hit.at < ttl) return hit.users;
     try {
@@ -17,14 +22,16 @@ export function createUserGroupDirectory(client: Pick<webApi.WebClient, 'usergro
       cache.set(id, { users, at: Date.now() });
       return users;
     } catch (error) {
-      options.warn?.(`usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? errorMessage(error)}`);
-      return [];
+      options.warn?.(
+        `usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? errorMessage(error)}`,
+      );
+      return null;
     }
   };
   return {
     async members(groupIds) {
       const entries = await Promise.all(groupIds.map(async (id) => [id, await one(id)] as const));
-      return new Map(entries);
+      return new Map(entries.filter((e): e is readonly [string, string[]] => e[1] !== null));
     },
   };
 }

@@ -37,7 +37,8 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
 
   const objectsFile = path.join(dir, 'objects.yaml');
   const objectsText = await readOptional(objectsFile);
-  if (objectsText === undefined) throw new SnapshotError('missing objects.yaml (every snapshot needs one)', objectsFile);
+  if (objectsText === undefined)
+    throw new SnapshotError('missing objects.yaml (every snapshot needs one)', objectsFile);
 
   const snapshot: Snapshot = {
     dir,
@@ -52,7 +53,10 @@ export async function loadSnapshot(dir: string): Promise<Snapshot> {
   const clusterText = await readOptional(clusterFile);
   if (clusterText !== undefined) snapshot.cluster = parseClusterFile(clusterText, clusterFile);
 
-  for (const [key, file] of [['expect', 'expect.yaml'], ['config', 'config.yaml']] as const) {
+  for (const [key, file] of [
+    ['expect', 'expect.yaml'],
+    ['config', 'config.yaml'],
+  ] as const) {
     const full = path.join(dir, file);
     const text = await readOptional(full);
     if (text !== undefined) snapshot[key] = parseYamlFile(text, full)[0] ?? null;
@@ -69,7 +73,11 @@ export const MAX_YAML_BYTES = 64 * 1024 * 1024;
 async function readOptional(file: string): Promise<string | undefined> {
   try {
     const { size } = await stat(file);
-    if (size > MAX_YAML_BYTES) throw new SnapshotError(`too large to read (${(size / 1024 / 1024).toFixed(1)} MB; a snapshot's YAML file may be at most ${MAX_YAML_BYTES / 1024 / 1024} MB)`, file);
+    if (size > MAX_YAML_BYTES)
+      throw new SnapshotError(
+        `too large to read (${(size / 1024 / 1024).toFixed(1)} MB; a snapshot's YAML file may be at most ${MAX_YAML_BYTES / 1024 / 1024} MB)`,
+        file,
+      );
     return await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof SnapshotError) throw error;

@@ -13,7 +13,8 @@ export interface DenyRule {
 export function parseAccessRules(text: string, file: string): DenyRule[] {
   const doc = parseYamlFile(text, file)[0];
   if (doc === undefined || doc === null) return [];
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new SnapshotError('expected a mapping with a `deny` list', file);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new SnapshotError('expected a mapping with a `deny` list', file);
   const deny = (doc as { deny?: unknown }).deny ?? [];
   if (!Array.isArray(deny)) throw new SnapshotError('`deny` must be a list', file);
   return deny.map((rule, index) => {
@@ -24,6 +25,10 @@ export function parseAccessRules(text: string, file: string): DenyRule[] {
     if (r.namespace !== undefined && r.namespace !== null && typeof r.namespace !== 'string') {
       throw new SnapshotError(`deny[${index}].namespace must be a string`, file);
     }
-    return { verb: r.verb, resource: r.resource, ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}) };
+    return {
+      verb: r.verb,
+      resource: r.resource,
+      ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}),
+    };
   });
 }

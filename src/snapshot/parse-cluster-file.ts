@@ -1,6 +1,7 @@
 /**
  * cluster.yaml → what the snapshot's cluster runs: product releases (`kubernetes: 1.20`,
- * `kserve: 0.7`, `kfserving: 0.5`, `knative: 0.14`, `istio: 1.9`) and, optionally, the exact list
+ * `kserve: 0.7`, `kfserving: 0.5`, `knative: 0.14`, `istio: 1.9`, `gatewayApi: 1.5`,
+ * `inferenceExtension: 1.5`, `lws: 0.8`, `keda: 2.18`) and, optionally, the exact list
  * of API groups it serves (`apiGroups: [serving.kubeflow.org/v1alpha2, networking.istio.io]`).
  * Read with YAML's failsafe schema so that `0.10` stays "0.10". A bad file is a SnapshotError
  * naming the file and the key.
@@ -21,7 +22,20 @@ const clusterFileSchema = z
     kfserving: release.optional(),
     knative: release.optional(),
     istio: release.optional(),
-    apiGroups: z.array(z.string().regex(GROUP_VERSION, 'expected an API group or group/version such as serving.kserve.io or serving.kubeflow.org/v1alpha2')).optional(),
+    gatewayApi: release.optional(),
+    inferenceExtension: release.optional(),
+    lws: release.optional(),
+    keda: release.optional(),
+    apiGroups: z
+      .array(
+        z
+          .string()
+          .regex(
+            GROUP_VERSION,
+            'expected an API group or group/version such as serving.kserve.io or serving.kubeflow.org/v1alpha2',
+          ),
+      )
+      .optional(),
   })
   .strict();
 
@@ -38,10 +52,18 @@ export function parseClusterFile(text: string, file: string): ClusterFile {
   if (issue.code === 'unrecognized_keys') {
     throw new SnapshotError(`\`${issue.keys[0]}\`: unknown key (known: ${CLUSTER_FILE_KEYS.join(', ')})`, file);
   }
-  const key = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace('.[', '[') || '(top level)';
+  const key =
+    issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+      .join('.')
+      .replace('.[', '[') || '(top level)';
   const got = valueAt(doc, issue.path);
-  const message = issue.code === 'invalid_type' ? `expected ${expectedValue(issue.path, issue.expected)}` : issue.message;
-  throw new SnapshotError(`\`${key}\`: ${message}${got !== undefined && typeof got !== 'object' ? ` (got ${JSON.stringify(got)})` : ''}`, file);
+  const message =
+    issue.code === 'invalid_type' ? `expected ${expectedValue(issue.path, issue.expected)}` : issue.message;
+  throw new SnapshotError(
+    `\`${key}\`: ${message}${got !== undefined && typeof got !== 'object' ? ` (got ${JSON.stringify(got)})` : ''}`,
+    file,
+  );
 }
 
 function expectedValue(path: (string | number)[], type: string): string {
@@ -51,5 +73,9 @@ function expectedValue(path: (string | number)[], type: string): string {
 }
 
 function valueAt(doc: unknown, path: (string | number)[]): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined), doc);
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined,
+    doc,
+  );
 }

@@ -8,7 +8,7 @@
  * 500 MB log costs a few MB of memory, not the log's size. Bytes that are not UTF-8 are decoded
  * as U+FFFD, as an API server's text would be.
  */
-import { open, readdir } from 'node:fs/promises';
+import { type FileHandle, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SnapshotError } from './snapshot-error.js';
 
@@ -32,7 +32,11 @@ export async function readContainerLogs(logsDir: string): Promise<Map<string, st
         const file = path.join(podDir, entry.name);
         const text = await readLogBounded(file);
         total += text.length;
-        if (total > LOGS_TOTAL_BYTES) throw new SnapshotError(`the snapshot's logs hold more than ${LOGS_TOTAL_BYTES / 1024 / 1024} MB even read bounded (${LOG_HEAD_BYTES / 1024 / 1024} MB head and ${LOG_TAIL_BYTES / 1024 / 1024} MB tail a log)`, file);
+        if (total > LOGS_TOTAL_BYTES)
+          throw new SnapshotError(
+            `the snapshot's logs hold more than ${LOGS_TOTAL_BYTES / 1024 / 1024} MB even read bounded (${LOG_HEAD_BYTES / 1024 / 1024} MB head and ${LOG_TAIL_BYTES / 1024 / 1024} MB tail a log)`,
+            file,
+          );
         logs.set(key, text);
       }
     }
@@ -41,8 +45,12 @@ export async function readContainerLogs(logsDir: string): Promise<Map<string, st
 }
 
 /** One log file, whole when small, else its head and tail (see above). */
-export async function readLogBounded(file: string, headBytes = LOG_HEAD_BYTES, tailBytes = LOG_TAIL_BYTES): Promise<string> {
-  let handle;
+export async function readLogBounded(
+  file: string,
+  headBytes = LOG_HEAD_BYTES,
+  tailBytes = LOG_TAIL_BYTES,
+): Promise<string> {
+  let handle: FileHandle;
   try {
     handle = await open(file, 'r');
   } catch (error) {
@@ -68,7 +76,11 @@ export async function readLogBounded(file: string, headBytes = LOG_HEAD_BYTES, t
   }
 }
 
-async function readAt(handle: import('node:fs/promises').FileHandle, position: number, length: number): Promise<Buffer> {
+async function readAt(
+  handle: import('node:fs/promises').FileHandle,
+  position: number,
+  length: number,
+): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   let filled = 0;
   while (filled < length) {
@@ -82,7 +94,10 @@ async function readAt(handle: import('node:fs/promises').FileHandle, position: n
 async function subfolders(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

@@ -51,6 +51,12 @@ export function isvcStateOf(object: IsvcLike): IsvcState | null {
 
 /** Whether two readings differ in a way that matters to incidents. */
 export function sameIsvcState(a: IsvcState, b: IsvcState): boolean {
-  return a.ready === b.ready && a.reason === b.reason && a.message === b.message && a.transitionAt === b.transitionAt && a.generation === b.generation && a.apiVersion === b.apiVersion;
+  return (
+    a.ready === b.ready &&
+    a.reason === b.reason &&
+    a.message === b.message &&
+    a.transitionAt === b.transitionAt &&
+    a.generation === b.generation &&
+    a.apiVersion === b.apiVersion
+  );
 }
-

@@ -7,7 +7,12 @@
  *
  * RBAC: inferenceservices list / watch (each group), in each watched namespace.
  */
-import { CustomObjectsApi, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import type { CustomResource } from '../kube/resources.js';
 import { isvcStateOf, sameIsvcState, type IsvcState } from './isvc-state.js';
 import { RestartingInformer } from './restarting-informer.js';
@@ -32,7 +37,10 @@ export class IsvcWatcher {
   private readonly effective = new Map<string, IsvcState>();
   private informers: RestartingInformer<KubernetesObject>[] = [];
   /** Each informer's version (its rank in preference order) and namespace (null: cluster-wide). */
-  private readonly sources = new Map<RestartingInformer<KubernetesObject>, { rank: number; resource: CustomResource; namespace: string | null }>();
+  private readonly sources = new Map<
+    RestartingInformer<KubernetesObject>,
+    { rank: number; resource: CustomResource; namespace: string | null }
+  >();
 
   constructor(private readonly options: IsvcWatcherOptions) {}
 
@@ -52,13 +60,27 @@ export class IsvcWatcher {
           path: namespace ? `${base}/namespaces/${namespace}/${r.plural}` : `${base}/${r.plural}`,
           listPage: (page) =>
             (namespace
-              ? custom.listNamespacedCustomObject({ group: r.group, version: r.version, namespace, plural: r.plural, ...page })
-              : custom.listClusterCustomObject({ group: r.group, version: r.version, plural: r.plural, ...page })) as Promise<KubernetesListObject<KubernetesObject>>,
+              ? custom.listNamespacedCustomObject({
+                  group: r.group,
+                  version: r.version,
+                  namespace,
+                  plural: r.plural,
+                  ...page,
+                })
+              : custom.listClusterCustomObject({
+                  group: r.group,
+                  version: r.version,
+                  plural: r.plural,
+                  ...page,
+                })) as Promise<KubernetesListObject<KubernetesObject>>,
           transform: (o) => trimCachedObject(o, shared),
           onAdd: (o) => this.saw(rank, o),
           onUpdate: (o) => this.saw(rank, o),
           onDelete: (o) => this.gone(rank, o),
-          onError: (e, ms) => this.options.warn?.(`watch ${r.group}/${r.version} ${namespace ?? '(all namespaces)'}: ${describe(e)}; retrying in ${ms} ms`),
+          onError: (e, ms) =>
+            this.options.warn?.(
+              `watch ${r.group}/${r.version} ${namespace ?? '(all namespaces)'}: ${describe(e)}; retrying in ${ms} ms`,
+            ),
           ...(this.options.initialBackoffMs ? { initialBackoffMs: this.options.initialBackoffMs } : {}),
         });
         this.informers.push(informer);
@@ -128,7 +150,10 @@ export class IsvcWatcher {
   private settle(key: string): void {
     const previous = this.effective.get(key) ?? null;
     let best: IsvcState | undefined;
-    for (const byKey of this.readings) if ((best = byKey.get(key))) break;
+    for (const byKey of this.readings) {
+      best = byKey.get(key);
+      if (best) break;
+    }
     if (!best) {
       this.effective.delete(key);
       if (previous) this.options.onDelete(previous);

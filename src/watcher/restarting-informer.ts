@@ -1,15 +1,21 @@
 /**
  * A client-node informer (list, then watch from the list's resourceVersion) that keeps going.
- * client-node's informer already resumes a watch that ends (an API server restart, a timeout) from
- * its last resourceVersion and re-lists after 410 Gone; on any other error (connection refused, 5xx,
- * 403) it stops. This one restarts it then, with exponential backoff (reset once it has run quietly
+ * client-node's informer already resumes a watch that ends (an API server restart, the server's
+ * timeout, or its own after 30 s without a byte) from its last resourceVersion and re-lists after
+ * 410 Gone; on any other error (connection refused, 5xx, 403) it stops. This one restarts it then, with exponential backoff (reset once it has run quietly
  * for a minute); a restart resumes from the last resourceVersion, or re-lists when that is gone.
  * No polling: between events nothing is sent but the watch itself. It lists a page at a time, and
  * every object, listed or brought by a watch event, passes through `transform` before the cache
  * holds it (client-go's informer transform).
  */
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { pagedList, type ListPage } from './paged-list.js';
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { pagedList, type ListPage } from '../kube/paged-list.js';
 
 export interface RestartingInformerOptions<T extends KubernetesObject> {
   kubeConfig: KubeConfig;
@@ -44,7 +50,12 @@ export class RestartingInformer<T extends KubernetesObject> {
       this.syncedResolve = resolve;
     });
     const transform = options.transform ?? ((object: T) => object);
-    this.informer = new ListWatch<T>(options.path, new TransformingWatch(options.kubeConfig, transform), () => this.list(transform), false);
+    this.informer = new ListWatch<T>(
+      options.path,
+      new TransformingWatch(options.kubeConfig, transform),
+      () => this.list(transform),
+      false,
+    );
     this.informer.on('add', (o) => options.onAdd(o));
     this.informer.on('update', (o) => options.onUpdate(o));
     this.informer.on('delete', (o) => options.onDelete(o));
@@ -119,6 +130,12 @@ class TransformingWatch<T extends KubernetesObject> extends Watch {
   }
 
   override watch(...[path, queryParams, callback, done]: Parameters<Watch['watch']>): ReturnType<Watch['watch']> {
-    return super.watch(path, queryParams, (phase, object, event) => callback(phase, OBJECT_EVENTS.has(phase) && object ? this.transform(object as T) : object, event), done);
+    return super.watch(
+      path,
+      queryParams,
+      (phase, object, event) =>
+        callback(phase, OBJECT_EVENTS.has(phase) && object ? this.transform(object as T) : object, event),
+      done,
+    );
   }
 }

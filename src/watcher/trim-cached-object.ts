@@ -12,7 +12,10 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
-export function trimCachedObject<T extends KubernetesObject>(object: T, shared: { apiVersion: string; kind: string }): T {
+export function trimCachedObject<T extends KubernetesObject>(
+  object: T,
+  shared: { apiVersion: string; kind: string },
+): T {
   if (object.apiVersion === shared.apiVersion) object.apiVersion = shared.apiVersion;
   if (object.kind === shared.kind) object.kind = shared.kind;
   const metadata = object.metadata;

@@ -74,7 +74,17 @@ export class UnreadyTracker {
       const state = current(key);
       if ((state && !state.ready) || this.settled.has(key)) continue;
       const [namespace, name] = key.split('/') as [string, string];
-      const seen: IsvcState = state ?? { key, namespace, name, apiVersion: '', ready: true, reason: '', message: '', transitionAt: null, generation: 0 };
+      const seen: IsvcState = state ?? {
+        key,
+        namespace,
+        name,
+        apiVersion: '',
+        ready: true,
+        reason: '',
+        message: '',
+        transitionAt: null,
+        generation: 0,
+      };
       this.serially(key, () => this.becameReady(seen, state ? 'ready' : 'deleted', members.has(key)));
     }
     await Promise.all(this.chains.values());
@@ -111,17 +121,25 @@ export class UnreadyTracker {
       this.unready.set(state.key, since);
     }
     if (this.armed.has(state.key)) {
-      const changed = previous !== null && !previous.ready && (previous.reason !== state.reason || previous.message !== state.message || previous.generation !== state.generation);
+      const changed =
+        previous !== null &&
+        !previous.ready &&
+        (previous.reason !== state.reason ||
+          previous.message !== state.message ||
+          previous.generation !== state.generation);
       if (changed) await this.options.jobs.open(state, since);
       return;
     }
     if (this.timers.has(state.key)) return;
     const transition = state.transitionAt !== null && state.transitionAt <= now ? state.transitionAt : Infinity;
     const start = Math.min(since, transition);
-    const timer = setTimeout(() => {
-      this.timers.delete(state.key);
-      this.serially(state.key, () => this.fire(state, start));
-    }, Math.max(0, start + this.options.unreadyAfterMs - now));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(state.key);
+        this.serially(state.key, () => this.fire(state, start));
+      },
+      Math.max(0, start + this.options.unreadyAfterMs - now),
+    );
     this.timers.set(state.key, timer);
   }
 

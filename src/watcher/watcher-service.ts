@@ -60,11 +60,19 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
 
   const lead = async () => {
     const mine = ++generation;
-    options.logger.info(`watcher: leading (lease ${options.lease.namespace}/${options.lease.name}, identity ${identity})`);
+    options.logger.info(
+      `watcher: leading (lease ${options.lease.namespace}/${options.lease.name}, identity ${identity})`,
+    );
     // the store's connection has no offline queue: reading it before it has connected fails
     await redisReady(options.store.redis, REDIS_READY_TIMEOUT_MS);
     if (mine !== generation) return;
-    const tracker = new UnreadyTracker({ store: options.store, jobs: options.jobs, unreadyAfterMs: options.unreadyAfterMs, watched: options.watched, warn: options.logger.warn });
+    const tracker = new UnreadyTracker({
+      store: options.store,
+      jobs: options.jobs,
+      unreadyAfterMs: options.unreadyAfterMs,
+      watched: options.watched,
+      warn: options.logger.warn,
+    });
     await tracker.load();
     const watcher = new IsvcWatcher({
       kubeConfig: options.kubeConfig,
@@ -81,7 +89,7 @@ export function startWatcherService(options: WatcherServiceOptions): RunningWatc
     if (mine !== generation) return;
     ready = true;
     options.logger.info(`watcher: watching ${watcher.size} InferenceServices`);
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   };
 
   const elector = new LeaseElector({

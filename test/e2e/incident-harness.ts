@@ -43,7 +43,10 @@ export interface IncidentHarness {
   close(): Promise<void>;
 }
 
-export async function startIncidentHarness(slack: FakeSlackApi, options: { names?: string[]; file?: Record<string, unknown> } = {}): Promise<IncidentHarness> {
+export async function startIncidentHarness(
+  slack: FakeSlackApi,
+  options: { names?: string[]; file?: Record<string, unknown> } = {},
+): Promise<IncidentHarness> {
   const redisUrl = testRedisUrl();
   const objects = (options.names ?? ['iris']).map((n) => isvcObject(n));
   const sim = await startSimulator({ snapshot: { dir: '/nonexistent', objects, logs: new Map(), deny: [] } });
@@ -56,7 +59,14 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
       queue: { concurrency: 4, backoffMs: 50, attempts: 3 },
       ...options.file,
     },
-    { SLACK_BOT_TOKEN: 'xoxb-incident', SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', METRICS_PORT: '0' },
+    {
+      SLACK_BOT_TOKEN: 'xoxb-incident',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisUrl,
+      PORT: '0',
+      METRICS_PORT: '0',
+    },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const kube = makeKubeClients(kubeConfig);
@@ -68,20 +78,40 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
     prefix,
     bots,
     startServe: async (role = 'all', identity) => {
-      const bot = await startServe({ config, role, kubeConfig, logger: silentLogger, queuePrefix: prefix, incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) } });
+      const bot = await startServe({
+        config,
+        role,
+        kubeConfig,
+        logger: silentLogger,
+        queuePrefix: prefix,
+        incidents: { refreshDelayMs: 200, ...(identity ? { identity } : {}) },
+      });
       bots.push(bot);
       return bot;
     },
     setReady: async (name, ready, reason = 'RevisionMissing', namespace = 'default') => {
-      const condition = { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date().toISOString(), ...(ready ? {} : { reason, message: `${reason} for ${name}` }) };
+      const condition = {
+        type: 'Ready',
+        status: ready ? 'True' : 'False',
+        lastTransitionTime: new Date().toISOString(),
+        ...(ready ? {} : { reason, message: `${reason} for ${name}` }),
+      };
       await kube.custom.patchNamespacedCustomObjectStatus(
-        { group: 'serving.kserve.io', version: 'v1beta1', namespace, plural: 'inferenceservices', name, body: { status: { conditions: [condition] } } },
+        {
+          group: 'serving.kserve.io',
+          version: 'v1beta1',
+          namespace,
+          plural: 'inferenceservices',
+          name,
+          body: { status: { conditions: [condition] } },
+        },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
     },
     roots: () => inChannel().filter((c) => !c.body.thread_ts),
     threadOf: (rootTs) => inChannel().filter((c) => c.body.thread_ts === rootTs),
-    updatesOf: (rootTs) => slack.callsTo('chat.update').filter((c) => c.body.channel === ALERTS && c.body.ts === rootTs),
+    updatesOf: (rootTs) =>
+      slack.callsTo('chat.update').filter((c) => c.body.channel === ALERTS && c.body.ts === rootTs),
     close: async () => {
       for (const b of bots.splice(0)) await b.close().catch(() => undefined);
       await deleteRedisKeys(redisUrl, `${prefix}:*`);
@@ -89,7 +119,6 @@ export async function startIncidentHarness(slack: FakeSlackApi, options: { names
     },
   };
 }
-
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,11 +134,17 @@ export async function settled(bot: RunningServe, seen: (watcher: Watched) => boo
   await until(() => Boolean(current() && seen(current()!.watcher)), 'the watcher to see the change');
   await until(() => current()!.tracker.pendingTimers === 0, 'the unready timers');
   await current()!.tracker.idle();
-  await until(async () => (await bot.incidents.queue.queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized')) === 0, 'the incident jobs');
+  await until(
+    async () =>
+      (await bot.incidents.queue.queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized')) === 0,
+    'the incident jobs',
+  );
 }
 
 /** A watcher predicate: it holds `key` with that readiness (and a Ready transition at or after `since`). */
-export const sees = (key: string, ready: boolean, since = 0) => (w: Watched) => {
-  const s = w.get(key);
-  return s !== undefined && s.ready === ready && (s.transitionAt ?? 0) >= since;
-};
+export const sees =
+  (key: string, ready: boolean, since = 0) =>
+  (w: Watched) => {
+    const s = w.get(key);
+    return s !== undefined && s.ready === ready && (s.transitionAt ?? 0) >= since;
+  };

@@ -29,7 +29,12 @@ export interface MultiClusterHarness {
   close(): Promise<void>;
 }
 
-export async function startMultiClusterHarness(options: { scenarios: Record<string, string>; clusters: Record<string, unknown>; file?: Record<string, unknown>; redisUrl?: string }): Promise<MultiClusterHarness> {
+export async function startMultiClusterHarness(options: {
+  scenarios: Record<string, string>;
+  clusters: Record<string, unknown>;
+  file?: Record<string, unknown>;
+  redisUrl?: string;
+}): Promise<MultiClusterHarness> {
   ensureBuilt();
   const redisUrl = options.redisUrl ?? testRedisUrl();
   const dir = tempDir('isvc-mc-');
@@ -43,7 +48,15 @@ export async function startMultiClusterHarness(options: { scenarios: Record<stri
   }
   const queueName = `mc-${randomUUID().slice(0, 8)}`;
   const configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, JSON.stringify({ queue: { name: queueName, backoffMs: 50, attempts: 3 }, leaderElection: { leaseName: queueName }, clusters: options.clusters, ...options.file }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      queue: { name: queueName, backoffMs: 50, attempts: 3 },
+      leaderElection: { leaseName: queueName },
+      clusters: options.clusters,
+      ...options.file,
+    }),
+  );
   // HOME is an empty folder: no ~/.kube/config to fall back on
   const env = (kubeconfig?: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
@@ -57,7 +70,13 @@ export async function startMultiClusterHarness(options: { scenarios: Record<stri
     LOG_LEVEL: 'warn',
     ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
   });
-  const serve = (role: string, extra: string[], kubeconfig?: string) => startListening(`serve --role ${role} ${extra.join(' ')}`, process.execPath, [path.resolve('dist/src/cli/isvc-doctor.js'), 'serve', '--config', configFile, '--role', role, ...extra], env(kubeconfig));
+  const serve = (role: string, extra: string[], kubeconfig?: string) =>
+    startListening(
+      `serve --role ${role} ${extra.join(' ')}`,
+      process.execPath,
+      [path.resolve('dist/src/cli/isvc-doctor.js'), 'serve', '--config', configFile, '--role', role, ...extra],
+      env(kubeconfig),
+    );
   const web = await serve('web', []);
   const agents = new Map<string, ListeningProcess>();
   const startAgent = async (cluster: string) => {
@@ -77,7 +96,8 @@ export async function startMultiClusterHarness(options: { scenarios: Record<stri
       await Promise.all([web, ...agents.values()].map((p) => p.stop()));
       for (const s of Object.values(sims)) await s.close();
       await slack.close();
-      for (const cluster of Object.keys(options.clusters)) await deleteRedisKeys(redisUrl, `{bull-${cluster}}:${queueName}*`);
+      for (const cluster of Object.keys(options.clusters))
+        await deleteRedisKeys(redisUrl, `{bull-${cluster}}:${queueName}*`);
     },
   };
 }

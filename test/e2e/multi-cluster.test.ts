@@ -19,9 +19,18 @@ let h: MultiClusterHarness;
 beforeAll(async () => {
   h = await startMultiClusterHarness({
     scenarios: { a: 'oom-exit-code-137', b: 'storage-uri-not-found' },
-    clusters: { a: { channels: ['C0A'], alerts: { channel: 'C0AALERT' } }, b: { channels: ['C0B'], alerts: { channel: 'C0BALERT' } }, c: {} },
+    clusters: {
+      a: { channels: ['C0A'], alerts: { channel: 'C0AALERT' } },
+      b: { channels: ['C0B'], alerts: { channel: 'C0BALERT' } },
+      c: {},
+    },
     // a killed agent stays "live" for a minute: the restart test queues a job in that window
-    file: { approvers: [APPROVER], agents: { heartbeat: '200ms', staleAfter: '60s' }, alerts: { unreadyAfter: '1s', groupWindow: '1s' }, remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
+    file: {
+      approvers: [APPROVER],
+      agents: { heartbeat: '200ms', staleAfter: '60s' },
+      alerts: { unreadyAfter: '1s', groupWindow: '1s' },
+      remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
+    },
   });
   await Promise.all([h.startAgent('a'), h.startAgent('b')]);
 }, 120_000);
@@ -30,8 +39,10 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const command = (text: string, channel: string, id: string) => postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text, channel_id: channel, response_url: h.slack.responseUrl(id) });
-const threadReplies = (channel: string) => h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && c.body.thread_ts);
+const command = (text: string, channel: string, id: string) =>
+  postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text, channel_id: channel, response_url: h.slack.responseUrl(id) });
+const threadReplies = (channel: string) =>
+  h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && c.body.thread_ts);
 const responses = (id: string) => h.slack.callsTo('response_url').filter((c) => c.responseId === id);
 const reportIn = async (channel: string, code: string) => {
   await h.slack.waitFor(() => threadReplies(channel).some((c) => textOf(c.body).includes(code)), 30_000);
@@ -55,27 +66,45 @@ describe('one web process, an agent per cluster', () => {
   }, 60_000);
 
   it("posts each cluster's incidents to that cluster's alerts channel, naming the cluster", async () => {
-    const posts = (channel: string) => h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && !c.body.thread_ts);
+    const posts = (channel: string) =>
+      h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && !c.body.thread_ts);
     await h.slack.waitFor(() => posts('C0AALERT').length > 0 && posts('C0BALERT').length > 0, 30_000);
     expect(textOf(posts('C0AALERT')[0]!.body)).toContain('cluster *a*');
     expect(textOf(posts('C0BALERT')[0]!.body)).toContain('cluster *b*');
     expect(posts('C0AALERT').some((c) => textOf(c.body).includes('cluster *b*'))).toBe(false);
   });
 
-  it('--cluster overrides the channel\'s cluster', async () => {
+  it("--cluster overrides the channel's cluster", async () => {
     const before = threadReplies('C0A').length;
     await command('diagnose sklearn-iris --cluster b', 'C0A', 'a2');
-    await h.slack.waitFor(() => threadReplies('C0A').slice(before).some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND')), 30_000);
+    await h.slack.waitFor(
+      () =>
+        threadReplies('C0A')
+          .slice(before)
+          .some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND')),
+      30_000,
+    );
   });
 
-  it('a remediation approved for cluster a changes only a\'s simulator', async () => {
+  it("a remediation approved for cluster a changes only a's simulator", async () => {
     const ofA = () => proposalMessages(h.slack, 'C0A').filter((c) => textOf(c.body).includes('raise-memory-limit'));
     await h.slack.waitFor(() => ofA().length > 0, 30_000);
     const proposal = ofA()[0]!;
     expect(textOf(proposal.body)).toContain('cluster *a*');
     const bBefore = h.sims.b!.requests.length;
-    expect(await postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: proposalIdOf(proposal), user: APPROVER, channel: 'C0A', messageTs: String(proposal.response!.ts) })).toBe(200);
-    await h.slack.waitFor(() => writes(h.sims.a!.requests, { verb: 'patch', resource: 'inferenceservices' }).length > 0, 30_000);
+    expect(
+      await postSignedClick(h.eventsUrl, SIGNING_SECRET, {
+        actionId: 'remediation.approve',
+        value: proposalIdOf(proposal),
+        user: APPROVER,
+        channel: 'C0A',
+        messageTs: String(proposal.response!.ts),
+      }),
+    ).toBe(200);
+    await h.slack.waitFor(
+      () => writes(h.sims.a!.requests, { verb: 'patch', resource: 'inferenceservices' }).length > 0,
+      30_000,
+    );
     expect(writes(h.sims.a!.requests, { verb: 'patch', resource: 'inferenceservices' })).toHaveLength(1);
     // b's simulator saw only its watcher's Lease: no patch, delete or Event
     const notLease = (r: { resource: string }) => r.resource !== 'leases';
@@ -87,8 +116,19 @@ describe('one web process, an agent per cluster', () => {
     const before = h.slack.calls.length;
     const bReads = h.sims.b!.requests.length;
     await command('rollout sklearn-iris --cluster b', 'C0A', 'roll');
-    await h.slack.waitFor(() => h.slack.calls.slice(before).some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0A' && textOf(c.body).includes('cluster *b*')), 30_000);
-    expect(h.sims.b!.requests.slice(bReads).some((r) => r.resource === 'inferenceservices' && r.verb === 'get')).toBe(true);
+    await h.slack.waitFor(
+      () =>
+        h.slack.calls
+          .slice(before)
+          .some(
+            (c) =>
+              c.method === 'chat.postMessage' && c.body.channel === 'C0A' && textOf(c.body).includes('cluster *b*'),
+          ),
+      30_000,
+    );
+    expect(h.sims.b!.requests.slice(bReads).some((r) => r.resource === 'inferenceservices' && r.verb === 'get')).toBe(
+      true,
+    );
   });
 
   it('runs the job queued while an agent was SIGKILLed once it is back', async () => {
@@ -97,13 +137,29 @@ describe('one web process, an agent per cluster', () => {
     agent.child.kill('SIGKILL');
     await exited;
     const before = threadReplies('C0B').length;
-    const rootsBefore = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0B' && !c.body.thread_ts).length;
+    const rootsBefore = h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.body.channel === 'C0B' && !c.body.thread_ts).length;
     await command('diagnose sklearn-iris', 'C0B', 'b-killed');
     // queued: the root message is there, the report is not (no agent runs it)
-    await h.slack.waitFor(() => h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0B' && !c.body.thread_ts).length > rootsBefore);
-    expect(threadReplies('C0B').slice(before).some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND'))).toBe(false);
+    await h.slack.waitFor(
+      () =>
+        h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0B' && !c.body.thread_ts).length >
+        rootsBefore,
+    );
+    expect(
+      threadReplies('C0B')
+        .slice(before)
+        .some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND')),
+    ).toBe(false);
     await h.startAgent('b');
-    await h.slack.waitFor(() => threadReplies('C0B').slice(before).some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND')), 30_000);
+    await h.slack.waitFor(
+      () =>
+        threadReplies('C0B')
+          .slice(before)
+          .some((c) => textOf(c.body).includes('STORAGE_URI_NOT_FOUND')),
+      30_000,
+    );
   });
 
   it('answers at once for a cluster whose agent is gone, naming when it was last seen', async () => {
@@ -116,7 +172,7 @@ describe('one web process, an agent per cluster', () => {
     expect(responses('a-gone')[0]!.body.text).toMatch(/cluster a has no agent connected since <!date\^\d+\^/);
   });
 
-  it('/isvc clusters lists the clusters with their agents\' heartbeat and version', async () => {
+  it("/isvc clusters lists the clusters with their agents' heartbeat and version", async () => {
     await command('clusters', 'C0A', 'list');
     await h.slack.waitFor(() => responses('list').length > 0);
     const text = textOf(responses('list')[0]!.body);

@@ -52,28 +52,42 @@ it('/isvc diagnose in the message box: the root message, then the root cause in 
   await root.locator('.thread-summary').waitFor({ timeout: 30_000 });
   await root.locator('.thread-summary').click();
   await thread().getByText('Root cause', { exact: false }).first().waitFor();
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText() (the rendered text), not the DOM property
   await expect(thread().innerText()).resolves.toContain('OOM_KILLED');
-  await thread().getByRole('button', { name: /Raise to|Approve/ }).waitFor({ timeout: 30_000 });
+  await thread()
+    .getByRole('button', { name: /Raise to|Approve/ })
+    .waitFor({ timeout: 30_000 });
 });
 
 it("a non-approver's Approve is refused, ephemerally: only they see it, and the limit stays", async () => {
-  await thread().getByRole('button', { name: /Raise to|Approve/ }).click();
+  await thread()
+    .getByRole('button', { name: /Raise to|Approve/ })
+    .click();
   const refusal = thread().locator('article.ephemeral', { hasText: 'NOT_APPROVER' });
   await refusal.waitFor({ timeout: 20_000 });
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText() (the rendered text), not the DOM property
   await expect(refusal.innerText()).resolves.toContain('Only visible to you');
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText() (the rendered text), not the DOM property
   await expect(page.locator('#isvc-yaml').innerText()).resolves.toContain('memory: 256Mi');
   await as('alice');
   await expect(thread().locator('article.ephemeral', { hasText: 'NOT_APPROVER' }).count()).resolves.toBe(0);
 });
 
 it("the approver's click applies the fix: the cluster panel shows the new limit, the thread the verification", async () => {
-  await thread().getByRole('button', { name: /Raise to|Approve/ }).click();
+  await thread()
+    .getByRole('button', { name: /Raise to|Approve/ })
+    .click();
   await page.locator('#isvc-yaml .yaml-line', { hasText: 'memory: 512Mi' }).first().waitFor({ timeout: 30_000 });
   await thread().getByText('Verified', { exact: false }).first().waitFor({ timeout: 60_000 });
   await page.locator('[data-isvc="ml-team/fraud-model"] .state-ready').waitFor();
+  // the root message in the channel is the verdict: it now says who fixed it, not the OOM
+  const root = page.locator('#messages article.message', { hasText: 'ml-team/fraud-model' });
+  await root.getByText('Fixed by', { exact: false }).waitFor({ timeout: 30_000 });
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText() (the rendered text), not the DOM property
+  await expect(root.innerText()).resolves.not.toContain('OOM_KILLED');
 });
 
-it('breaking a service brings the incident post; fixing it from the thread brings the recovery', async () => {
+it('breaking a service brings the incident post with the fix in its thread; approving it brings the recovery', async () => {
   await page.click('[data-isvc="ml-team/churn-model"]');
   await page.click('[data-break="lower-memory"]');
   await page.locator('[data-isvc="ml-team/churn-model"] .state-not-ready').waitFor({ timeout: 20_000 });
@@ -81,13 +95,36 @@ it('breaking a service brings the incident post; fixing it from the thread bring
   const incident = page.locator('#messages article.message', { hasText: 'ml-team/churn-model' });
   await incident.getByText('has not been ready', { exact: false }).waitFor({ timeout: 60_000 });
   await incident.locator('.thread-summary').click();
-  await as('carol');
-  await send('@isvc-doctor diagnose churn-model -n ml-team', '#thread-input');
-  await thread().getByRole('button', { name: /Raise to|Approve/ }).last().waitFor({ timeout: 30_000 });
+  // the incident's thread carries the proposal, as /isvc diagnose's does: no need to ask again
+  await thread()
+    .getByRole('button', { name: /Raise to|Approve/ })
+    .last()
+    .waitFor({ timeout: 30_000 });
+  await thread().getByText('Offered with the incident', { exact: false }).first().waitFor();
   await as('bob');
-  await thread().getByRole('button', { name: /Raise to|Approve/ }).last().click();
+  await thread()
+    .getByRole('button', { name: /Raise to|Approve/ })
+    .last()
+    .click();
   await incident.getByText('recovered', { exact: false }).waitFor({ timeout: 90_000 });
   await page.locator('[data-isvc="ml-team/churn-model"] .state-ready').waitFor();
+});
+
+it('the cluster panel lists the LLMInferenceServices, tagged, and shows their YAML', async () => {
+  const row = page.locator('[data-isvc="llm/qwen3-coder"]');
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText() (the rendered text), not the DOM property
+  await expect(row.locator('.kind-tag').innerText()).resolves.toBe('llmisvc');
+  await row.click();
+  await page.locator('#isvc-yaml .yaml-line', { hasText: 'kind: LLMInferenceService' }).first().waitFor();
+  await page.locator('[data-isvc="llm/qwq-32b"]').waitFor();
+});
+
+it("an LLMInferenceService's fix from the cluster panel turns its row Ready, live", async () => {
+  await page.click('[data-isvc="llm/qwen3-coder"]');
+  await page.locator('[data-isvc="llm/qwen3-coder"] .state-not-ready').waitFor();
+  await page.click('[data-break="set-max-model-len"]');
+  await page.locator('[data-isvc="llm/qwen3-coder"] .state-ready').waitFor({ timeout: 20_000 });
+  await page.locator('#isvc-yaml .yaml-line', { hasText: '--max-model-len' }).first().waitFor();
 });
 
 it('the page asked for nothing beyond the playground itself', () => {

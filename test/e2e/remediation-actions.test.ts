@@ -1,6 +1,6 @@
 /**
- * skip-tag-resolution (ecr-tag-resolution-401) and rollback-canary (canary-new-revision-crashing)
- * end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * skip-tag-resolution (ecr-tag-resolution-401), rollback-canary (canary-new-revision-crashing) and
+ * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
  */
@@ -37,7 +37,9 @@ const cases: Case[] = [
     finding: 'IMAGE_DIGEST_RESOLUTION_FAILED',
     resource: 'configmaps',
     object: ['v1', 'ConfigMap', 'knative-serving', 'config-deployment'],
-    diff: new RegExp(`-   kind.local,ko.local,dev.local,registry.example.com[\\s\\S]*\\+   kind.local,ko.local,dev.local,registry.example.com,${ECR.replace(/\./g, '\\.')}`),
+    diff: new RegExp(
+      `-   kind.local,ko.local,dev.local,registry.example.com[\\s\\S]*\\+   kind.local,ko.local,dev.local,registry.example.com,${ECR.replace(/\./g, '\\.')}`,
+    ),
     changed: (o) => o.data.registriesSkippingTagResolving,
     expected: `kind.local,ko.local,dev.local,registry.example.com,${ECR}`,
     edit: (o) => (o.data.registriesSkippingTagResolving = 'kind.local,gcr.io'),
@@ -50,10 +52,23 @@ const cases: Case[] = [
     finding: 'CANARY_UNHEALTHY',
     resource: 'inferenceservices',
     object: ['serving.kserve.io/v1beta1', 'InferenceService', 'default', 'sklearn-iris'],
-    diff: /spec\.predictor\.canaryTrafficPercent:\n-   10\n\+   0/,
+    diff: /spec\.predictor\.canaryTrafficPercent:\n- {3}10\n\+ {3}0/,
     changed: (o) => o.spec.predictor.canaryTrafficPercent,
     expected: 0,
     edit: (o) => (o.spec.predictor.canaryTrafficPercent = 20),
+  },
+  {
+    name: 'lower-max-model-len',
+    scenario: 'llm-runtime-hf-kv-cache-below-model-context',
+    target: 'codellama-13b -n code',
+    action: 'lower-max-model-len',
+    finding: 'KV_CACHE_TOO_SMALL',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'code', 'codellama-13b'],
+    diff: /spec\.predictor\.model\.args:\n- {3}.*--dtype=float16.*\n\+ {3}.*--max-model-len=3664/,
+    changed: (o) => o.spec.predictor.model.args.at(-1),
+    expected: '--max-model-len=3664',
+    edit: (o) => (o.spec.predictor.model.args = o.spec.predictor.model.args.slice(0, -1)),
   },
 ];
 
@@ -61,17 +76,32 @@ describe.each(cases)('$name from the thread', (c) => {
   let h: BotHarness;
   let audit: AuditLog;
   beforeAll(async () => {
-    h = await startBotHarness({ scenario: c.scenario, file: { namespaces: ['default', 'ml-prod'], approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+    h = await startBotHarness({
+      scenario: c.scenario,
+      file: {
+        namespaces: ['default', 'ml-prod', 'gpu-team', 'code'],
+        approvers: [APPROVER],
+        remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
+      },
+    });
     audit = new AuditLog(h.bot.queue.connection, `${h.prefix}:${h.config.queue.name}`);
   });
   afterAll(async () => {
     await h?.close();
   });
   const objectWrites = (from: number) => writes(h.sim.requests.slice(from), { verb: 'patch', resource: c.resource });
-  const click = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
+  const click = (id: string, user: string, channel: string) =>
+    postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
   async function proposalIn(channel: string) {
-    await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `diagnose ${c.target}`, channel_id: channel, user_id: 'U0ALICE' });
-    const mine = () => proposalMessages(h.slack, channel).find((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
+    await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: `diagnose ${c.target}`,
+      channel_id: channel,
+      user_id: 'U0ALICE',
+    });
+    const mine = () =>
+      proposalMessages(h.slack, channel).find((m) =>
+        String(m.body.text).startsWith(`Proposed remediation ${c.action} `),
+      );
     await h.slack.waitFor(() => mine() !== undefined, 20_000);
     const call = mine()!;
     return { id: proposalIdOf(call), body: call.body, ts: String(call.response!.ts) };
@@ -91,12 +121,28 @@ describe.each(cases)('$name from the thread', (c) => {
 
     const before = h.sim.requests.length;
     await click(p.id, 'U0MALLORY', ch);
-    await h.slack.waitFor((calls) => calls.some((x) => x.method === 'chat.postEphemeral' && x.body.user === 'U0MALLORY' && String(x.body.text).includes('NOT_APPROVER')));
+    await h.slack.waitFor((calls) =>
+      calls.some(
+        (x) =>
+          x.method === 'chat.postEphemeral' &&
+          x.body.user === 'U0MALLORY' &&
+          String(x.body.text).includes('NOT_APPROVER'),
+      ),
+    );
     await sleep(200);
     expect(writes(h.sim.requests.slice(before), { events: true })).toHaveLength(0);
 
     await Promise.all(Array.from({ length: 10 }, () => click(p.id, APPROVER, ch)));
-    await h.slack.waitFor((calls) => calls.some((x) => x.method === 'chat.postMessage' && x.body.channel === ch && /Not fixed yet|Verified|new root cause|Could not verify/.test(String(x.body.text))), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (x) =>
+            x.method === 'chat.postMessage' &&
+            x.body.channel === ch &&
+            /Not fixed yet|Verified|new root cause|Could not verify/.test(String(x.body.text)),
+        ),
+      20_000,
+    );
     await sleep(200);
     expect(objectWrites(before)).toHaveLength(1);
     expect(writes(h.sim.requests.slice(before))).toHaveLength(1);
@@ -105,13 +151,20 @@ describe.each(cases)('$name from the thread', (c) => {
     const log = await audit.list(p.id);
     expect(log.map((e) => e.event)).toEqual(['proposed', 'refused', 'approved', 'applied', 'verified']);
     expect(log.find((e) => e.event === 'applied')!.actor).toBe(APPROVER);
-    const [, , ns, name] = c.name === 'skip-tag-resolution' ? ['', '', 'ml-prod', 'my-model'] : ['', '', 'default', 'sklearn-iris'];
+    const [, , ns, name] = c.name === 'skip-tag-resolution' ? ['', '', 'ml-prod', 'my-model'] : c.object;
     const events = h.sim.store.list('v1', 'Event', ns).filter((e: any) => e.reason === 'RemediationApplied');
     expect(events).toHaveLength(1);
     expect((events[0] as any).involvedObject).toMatchObject({ kind: 'InferenceService', name });
-    const thread = h.slack.callsTo('chat.postMessage').filter((x) => x.body.channel === ch && x.body.thread_ts).map((x) => String(x.body.text));
+    const thread = h.slack
+      .callsTo('chat.postMessage')
+      .filter((x) => x.body.channel === ch && x.body.thread_ts)
+      .map((x) => String(x.body.text));
     expect(thread.some((t) => t.startsWith(`Applied ${c.action}`))).toBe(true);
-    expect(h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && JSON.stringify(u.body.blocks).includes(`Approved by <@${APPROVER}>`))).toBe(true);
+    expect(
+      h.slack
+        .callsTo('chat.update')
+        .some((u) => u.body.ts === p.ts && JSON.stringify(u.body.blocks).includes(`Approved by <@${APPROVER}>`)),
+    ).toBe(true);
   });
 
   it('re-plans a stale proposal instead of applying it', async () => {
@@ -127,8 +180,14 @@ describe.each(cases)('$name from the thread', (c) => {
     const before = h.sim.requests.length;
     await click(p.id, APPROVER, ch);
     // (the crashing canary's CRASH_LOOP also gets a restart-pods proposal: count this action's only)
-    const ofAction = () => proposalMessages(h.slack, ch).filter((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
-    await h.slack.waitFor((calls) => ofAction().length === 2 && calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')), 20_000);
+    const ofAction = () =>
+      proposalMessages(h.slack, ch).filter((m) => String(m.body.text).startsWith(`Proposed remediation ${c.action} `));
+    await h.slack.waitFor(
+      (calls) =>
+        ofAction().length === 2 &&
+        calls.some((x) => x.method === 'chat.postEphemeral' && String(x.body.text).includes('PROPOSAL_STALE')),
+      20_000,
+    );
     expect(objectWrites(before)).toHaveLength(0);
   });
 });

@@ -8,7 +8,14 @@ import { signedHeaders } from '../support/slack-signing.js';
 import type { FakeSlackApi, RecordedCall } from '../support/fake-slack-api.js';
 
 export interface ClickFields {
-  actionId: 'remediation.approve' | 'remediation.reject' | 'diagnosis.rerun' | 'incident.mute' | 'rollout.promote' | 'rollout.rollback' | 'rollout.split';
+  actionId:
+    | 'remediation.approve'
+    | 'remediation.reject'
+    | 'diagnosis.rerun'
+    | 'incident.mute'
+    | 'rollout.promote'
+    | 'rollout.rollback'
+    | 'rollout.split';
   value: string;
   /** A static select's chosen option (the value is then that option's value). */
   select?: boolean;
@@ -36,8 +43,21 @@ export function blockActionsBody(f: ClickFields): string {
     response_url: 'http://127.0.0.1:1/respond/none',
     actions: [
       f.select
-        ? { action_id: f.actionId, block_id: `rollout:${f.value}`, type: 'static_select', selected_option: { text: { type: 'plain_text', text: 'x' }, value: f.value }, action_ts: String(Date.now() / 1000) }
-        : { action_id: f.actionId, block_id: `remediation:${f.value}`, text: { type: 'plain_text', text: 'x' }, value: f.value, type: 'button', action_ts: String(Date.now() / 1000) },
+        ? {
+            action_id: f.actionId,
+            block_id: `rollout:${f.value}`,
+            type: 'static_select',
+            selected_option: { text: { type: 'plain_text', text: 'x' }, value: f.value },
+            action_ts: String(Date.now() / 1000),
+          }
+        : {
+            action_id: f.actionId,
+            block_id: `remediation:${f.value}`,
+            text: { type: 'plain_text', text: 'x' },
+            value: f.value,
+            type: 'button',
+            action_ts: String(Date.now() / 1000),
+          },
     ],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
@@ -52,18 +72,25 @@ export async function postSignedClick(eventsUrl: string, secret: string, f: Clic
 
 /** Thread messages that carry remediation buttons, in order. */
 export function proposalMessages(slack: FakeSlackApi, channel: string): RecordedCall[] {
-  return slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
+  return slack
+    .callsTo('chat.postMessage')
+    .filter((c) => c.body.channel === channel && JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
 }
 
 export function proposalIdOf(call: RecordedCall): string {
-  const actions = (call.body.blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>).find((b) => b.type === 'actions')!;
+  const actions = (
+    call.body.blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>
+  ).find((b) => b.type === 'actions')!;
   const id = actions.elements!.find((e) => e.action_id === 'remediation.approve')!.value!;
   if (call.response?.ts) messageTsOfProposal.set(id, String(call.response.ts));
   return id;
 }
 
 /** Real (not dry-run) writes the simulator served: patch, update, delete, create (events excluded unless asked). */
-export function writes(requests: RecordedRequest[], options: { verb?: string; resource?: string; events?: boolean } = {}): RecordedRequest[] {
+export function writes(
+  requests: RecordedRequest[],
+  options: { verb?: string; resource?: string; events?: boolean } = {},
+): RecordedRequest[] {
   return requests.filter(
     (r) =>
       ['patch', 'update', 'delete', 'create'].includes(r.verb) &&

@@ -19,7 +19,10 @@ let h: BotHarness;
 let store: ProposalStore;
 let audit: AuditLog;
 beforeAll(async () => {
-  h = await startBotHarness({ scenario: 'oom-exit-code-137', file: { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+  h = await startBotHarness({
+    scenario: 'oom-exit-code-137',
+    file: { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
+  });
   const keyPrefix = `${h.prefix}:${h.config.queue.name}`;
   store = new ProposalStore(h.bot.queue.connection, keyPrefix);
   audit = new AuditLog(h.bot.queue.connection, keyPrefix);
@@ -34,8 +37,15 @@ const ephemeralsTo = (user: string) => h.slack.callsTo('chat.postEphemeral').fil
 const memoryOf = () => (h.sim.store.get(...ISVC)!.spec as any).default.predictor.sklearn.resources;
 const isvcPatches = (from = 0) => writes(h.sim.requests.slice(from), { verb: 'patch', resource: 'inferenceservices' });
 
-async function proposalIn(channel: string, user = 'U0ALICE'): Promise<{ id: string; ts: string; body: Record<string, any> }> {
-  const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: channel, user_id: user });
+async function proposalIn(
+  channel: string,
+  user = 'U0ALICE',
+): Promise<{ id: string; ts: string; body: Record<string, any> }> {
+  const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+    text: 'diagnose sklearn-iris -n default',
+    channel_id: channel,
+    user_id: user,
+  });
   expect(res.status).toBe(200);
   await h.slack.waitFor(() => proposalMessages(h.slack, channel).length > 0, 20_000);
   const call = proposalMessages(h.slack, channel)[0]!;
@@ -53,7 +63,7 @@ describe('raise-memory-limit from the thread', () => {
     expect(text).toContain('raise-memory-limit');
     expect(text).toContain('OOM_KILLED');
     expect(text).toContain('spec.default.predictor.sklearn.resources.limits.memory');
-    expect(text).toMatch(/-   256Mi[\s\S]*\+   512Mi/);
+    expect(text).toMatch(/- {3}256Mi[\s\S]*\+ {3}512Mi/);
     expect(text).toContain('InferenceService default/sklearn-iris');
     expect(text).toMatch(/Risk low/);
     expect(id).toMatch(/^rp-[A-Za-z0-9_-]{16}$/);
@@ -85,7 +95,16 @@ describe('raise-memory-limit from the thread', () => {
   it("an approver's click makes exactly one PATCH, audits it, records an Event, updates the proposal, and verifies", async () => {
     const before = h.sim.requests.length;
     expect(await click('remediation.approve', id, APPROVER, 'C0OOM1')).toBe(200);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0OOM1' && /Not fixed yet|Verified|new root cause/.test(String(c.body.text))), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === 'C0OOM1' &&
+            /Not fixed yet|Verified|new root cause/.test(String(c.body.text)),
+        ),
+      20_000,
+    );
     const patches = isvcPatches(before);
     expect(patches).toHaveLength(1);
     // the API server's dry run of the planned patch, once, answered before the one real patch went out
@@ -97,7 +116,10 @@ describe('raise-memory-limit from the thread', () => {
 
     const events = h.sim.store.list('v1', 'Event', 'default').filter((e: any) => e.reason === 'RemediationApplied');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ involvedObject: { kind: 'InferenceService', name: 'sklearn-iris' }, type: 'Normal' });
+    expect(events[0]).toMatchObject({
+      involvedObject: { kind: 'InferenceService', name: 'sklearn-iris' },
+      type: 'Normal',
+    });
     expect((events[0] as any).message).toContain(APPROVER);
 
     const log = await audit.list(id);
@@ -107,11 +129,18 @@ describe('raise-memory-limit from the thread', () => {
     expect(applied.patch).toContain('512Mi');
     expect(Date.parse(applied.at)).toBeGreaterThan(0);
 
-    const thread = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0OOM1' && c.body.thread_ts).map((c) => String(c.body.text));
+    const thread = h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.body.channel === 'C0OOM1' && c.body.thread_ts)
+      .map((c) => String(c.body.text));
     expect(thread.some((t) => t.startsWith('Applied raise-memory-limit') && t.includes(`<@${APPROVER}>`))).toBe(true);
     // nothing else changed in the simulated cluster, so the OOM is still the root cause
     expect(thread.some((t) => t.includes('Not fixed yet') && t.includes('OOM_KILLED'))).toBe(true);
-    const updates = h.slack.callsTo('chat.update').filter((c) => c.body.channel === 'C0OOM1' && JSON.stringify(c.body.blocks).includes(`Approved by <@${APPROVER}>`));
+    const updates = h.slack
+      .callsTo('chat.update')
+      .filter(
+        (c) => c.body.channel === 'C0OOM1' && JSON.stringify(c.body.blocks).includes(`Approved by <@${APPROVER}>`),
+      );
     expect(updates.length).toBeGreaterThanOrEqual(1);
     for (const u of updates) expect(JSON.stringify(u.body.blocks)).not.toContain('remediation.approve');
     expect((await store.get(id))!.state).toBe('verified');
@@ -127,14 +156,27 @@ describe('raise-memory-limit from the thread', () => {
   it('ten concurrent clicks make one PATCH', async () => {
     const p = await proposalIn('C0OOM2');
     const before = h.sim.requests.length;
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => click('remediation.approve', p.id, APPROVER, 'C0OOM2')));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => click('remediation.approve', p.id, APPROVER, 'C0OOM2')),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0OOM2' && /Not fixed yet|Verified|new root cause/.test(String(c.body.text))), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === 'C0OOM2' &&
+            /Not fixed yet|Verified|new root cause/.test(String(c.body.text)),
+        ),
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(isvcPatches(before)).toHaveLength(1);
     expect(memoryOf().limits.memory).toBe('1Gi');
     expect((await audit.list(p.id)).filter((e) => e.event === 'applied')).toHaveLength(1);
-    expect(h.sim.store.list('v1', 'Event', 'default').filter((e: any) => e.reason === 'RemediationApplied')).toHaveLength(2);
+    expect(
+      h.sim.store.list('v1', 'Event', 'default').filter((e: any) => e.reason === 'RemediationApplied'),
+    ).toHaveLength(2);
   });
 
   it('an object changed since the plan is re-planned and asked again, not patched', async () => {
@@ -145,13 +187,22 @@ describe('raise-memory-limit from the thread', () => {
     h.sim.store.upsert(live);
     const before = h.sim.requests.length;
     await click('remediation.approve', p.id, APPROVER, 'C0OOM3');
-    const oldMarked = () => h.slack.callsTo('chat.update').some((u) => u.body.ts === p.ts && String(JSON.stringify(u.body.blocks)).includes('changed since this plan'));
-    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0OOM3').length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')) && oldMarked(), 20_000);
+    const oldMarked = () =>
+      h.slack
+        .callsTo('chat.update')
+        .some((u) => u.body.ts === p.ts && String(JSON.stringify(u.body.blocks)).includes('changed since this plan'));
+    await h.slack.waitFor(
+      () =>
+        proposalMessages(h.slack, 'C0OOM3').length === 2 &&
+        ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')) &&
+        oldMarked(),
+      20_000,
+    );
     expect(isvcPatches(before)).toHaveLength(0);
     expect(memoryOf().limits.memory).toBe('3Gi');
     expect((await store.get(p.id))!.state).toBe('superseded');
     const next = proposalMessages(h.slack, 'C0OOM3')[1]!;
-    expect(textOf(next.body)).toMatch(/-   3Gi[\s\S]*\+   6Gi/);
+    expect(textOf(next.body)).toMatch(/- {3}3Gi[\s\S]*\+ {3}6Gi/);
     expect(oldMarked()).toBe(true);
     // the new proposal applies
     await click('remediation.approve', proposalIdOf(next), APPROVER, 'C0OOM3');
@@ -167,29 +218,56 @@ describe('raise-memory-limit from the thread', () => {
     h.snapshot.deny.push({ verb: 'patch', resource: 'inferenceservices' });
     try {
       await click('remediation.approve', p.id, APPROVER, 'C0OOM5');
-      await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0OOM5' && String(c.body.text).includes('in its dry run')), 20_000);
+      await h.slack.waitFor(
+        (calls) =>
+          calls.some(
+            (c) =>
+              c.method === 'chat.postMessage' &&
+              c.body.channel === 'C0OOM5' &&
+              String(c.body.text).includes('in its dry run'),
+          ),
+        20_000,
+      );
     } finally {
       h.snapshot.deny.pop();
     }
-    const refusal = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0OOM5' && String(c.body.text).includes('in its dry run'))!;
+    const refusal = h.slack
+      .callsTo('chat.postMessage')
+      .find((c) => c.body.channel === 'C0OOM5' && String(c.body.text).includes('in its dry run'))!;
     expect(refusal.body.thread_ts).toBe(p.body.thread_ts);
     expect(String(refusal.body.text)).toContain('REMEDIATION_NOT_APPLICABLE');
     expect(String(refusal.body.text)).toContain('nothing was changed');
-    expect(h.sim.requests.slice(before).filter((r) => r.verb === 'patch' && r.query.dryRun === 'All' && r.status === 403)).toHaveLength(1);
+    expect(
+      h.sim.requests.slice(before).filter((r) => r.verb === 'patch' && r.query.dryRun === 'All' && r.status === 403),
+    ).toHaveLength(1);
     expect(writes(h.sim.requests.slice(before), { events: true })).toHaveLength(0);
     expect(memoryOf().limits.memory).toBe(limit);
     expect((await store.get(p.id))!.state).toBe('failed');
     expect((await audit.list(p.id)).map((e) => e.event)).toEqual(['proposed', 'approved', 'failed']);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('refused the change in a dry run')));
+    await h.slack.waitFor((calls) =>
+      calls.some(
+        (c) =>
+          c.method === 'chat.update' &&
+          c.body.ts === p.ts &&
+          JSON.stringify(c.body.blocks).includes('refused the change in a dry run'),
+      ),
+    );
   });
 
   it('a rejected proposal is never applied', async () => {
     const p = await proposalIn('C0OOM4');
     const before = h.sim.requests.length;
     await click('remediation.reject', p.id, APPROVER, 'C0OOM4');
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('Rejected by')));
+    await h.slack.waitFor((calls) =>
+      calls.some(
+        (c) =>
+          c.method === 'chat.update' && c.body.ts === p.ts && JSON.stringify(c.body.blocks).includes('Rejected by'),
+      ),
+    );
     await click('remediation.approve', p.id, APPROVER, 'C0OOM4');
-    await h.slack.waitFor(() => ephemeralsTo(APPROVER).some((c) => c.body.channel === 'C0OOM4' && String(c.body.text).includes('PROPOSAL_USED')));
+    await h.slack.waitFor(() =>
+      ephemeralsTo(APPROVER).some((c) => c.body.channel === 'C0OOM4' && String(c.body.text).includes('PROPOSAL_USED')),
+    );
     expect(writes(h.sim.requests.slice(before), { events: true })).toHaveLength(0);
     expect((await audit.list(p.id)).map((e) => e.event)).toEqual(['proposed', 'rejected']);
   });

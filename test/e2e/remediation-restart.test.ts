@@ -21,7 +21,10 @@ let h: BotHarness;
 let store: ProposalStore;
 let audit: AuditLog;
 beforeAll(async () => {
-  h = await startBotHarness({ scenario: 'crashloop-import-error', file: { namespaces: [NS], approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+  h = await startBotHarness({
+    scenario: 'crashloop-import-error',
+    file: { namespaces: [NS], approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
+  });
   const keyPrefix = `${h.prefix}:${h.config.queue.name}`;
   store = new ProposalStore(h.bot.queue.connection, keyPrefix);
   audit = new AuditLog(h.bot.queue.connection, keyPrefix);
@@ -31,7 +34,8 @@ afterAll(async () => {
 });
 
 const CHANNEL = 'C0RESTART';
-const click = (value: string, user: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value, user, channel: CHANNEL });
+const click = (value: string, user: string) =>
+  postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value, user, channel: CHANNEL });
 const ephemeralsTo = (user: string) => h.slack.callsTo('chat.postEphemeral').filter((c) => c.body.user === user);
 const podDeletes = (from = 0) => writes(h.sim.requests.slice(from), { verb: 'delete', resource: 'pods' });
 const pod = () => h.sim.store.get('v1', 'Pod', NS, POD);
@@ -41,7 +45,11 @@ describe('restart-pods from the thread', () => {
 
   it('a CRASH_LOOP diagnosis yields a proposal naming the pod to delete, with a confirm dialog; nothing is deleted', async () => {
     const before = h.sim.requests.length;
-    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `diagnose churn-predictor -n ${NS}`, channel_id: CHANNEL, user_id: 'U0ALICE' });
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: `diagnose churn-predictor -n ${NS}`,
+      channel_id: CHANNEL,
+      user_id: 'U0ALICE',
+    });
     expect(res.status).toBe(200);
     await h.slack.waitFor(() => proposalMessages(h.slack, CHANNEL).length > 0, 20_000);
     const call = proposalMessages(h.slack, CHANNEL)[0]!;
@@ -50,14 +58,16 @@ describe('restart-pods from the thread', () => {
     expect(text).toContain('restart-pods');
     expect(text).toContain('CRASH_LOOP');
     expect(text).toContain(`pod ${POD}:`);
-    expect(text).toMatch(/\+   deleted \(its ReplicaSet creates a new pod\)/);
+    expect(text).toMatch(/\+ {3}deleted \(its ReplicaSet creates a new pod\)/);
     expect(text).toContain(`Pod ${NS}/${POD}`);
     expect(text).toMatch(/Risk medium/);
     expect(text).toContain('only helps after the cause is fixed');
     const approve = (call.body.blocks as any[]).find((b) => b.type === 'actions').elements[0];
     expect(approve.confirm.text.text).toContain('only helps after the cause is fixed');
     // the proposal sits right under the first reply (the deciding evidence of CRASH_LOOP), in the same thread
-    const thread = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && c.body.thread_ts === call.body.thread_ts);
+    const thread = h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.body.channel === CHANNEL && c.body.thread_ts === call.body.thread_ts);
     const at = thread.indexOf(call);
     expect(at).toBeGreaterThan(0);
     expect(textOf(thread[at - 1]!.body)).toMatch(/Root cause .*CRASH_LOOP/);
@@ -81,10 +91,18 @@ describe('restart-pods from the thread', () => {
     // the kubelet's ReplicaSet replaced it under the same name (another uid), e.g. someone deleted it by hand
     const live = pod()!;
     h.sim.store.delete('v1', 'Pod', NS, POD);
-    h.sim.store.upsert({ ...live, metadata: { ...live.metadata, uid: 'b0000000-0000-4000-8000-000000000001', resourceVersion: undefined } } as any);
+    h.sim.store.upsert({
+      ...live,
+      metadata: { ...live.metadata, uid: 'b0000000-0000-4000-8000-000000000001', resourceVersion: undefined },
+    } as any);
     const before = h.sim.requests.length;
     await click(id, APPROVER);
-    await h.slack.waitFor(() => proposalMessages(h.slack, CHANNEL).length === 2 && ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
+    await h.slack.waitFor(
+      () =>
+        proposalMessages(h.slack, CHANNEL).length === 2 &&
+        ephemeralsTo(APPROVER).some((c) => String(c.body.text).includes('PROPOSAL_STALE')),
+      20_000,
+    );
     expect(podDeletes(before)).toHaveLength(0);
     expect((await store.get(id))!.state).toBe('superseded');
     expect(pod()?.metadata.uid).toBe('b0000000-0000-4000-8000-000000000001');
@@ -95,7 +113,16 @@ describe('restart-pods from the thread', () => {
     const before = h.sim.requests.length;
     const statuses = await Promise.all(Array.from({ length: 10 }, () => click(next, APPROVER)));
     expect(statuses.every((s) => s === 200)).toBe(true);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === CHANNEL && /Not fixed yet|Verified|new root cause/.test(String(c.body.text))), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === CHANNEL &&
+            /Not fixed yet|Verified|new root cause/.test(String(c.body.text)),
+        ),
+      20_000,
+    );
     await sleep(300);
     const deletes = podDeletes(before);
     expect(deletes.map((r) => [r.name, r.status])).toEqual([[POD, 200]]);
@@ -110,10 +137,17 @@ describe('restart-pods from the thread', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ involvedObject: { kind: 'InferenceService', name: 'churn-predictor' } });
     expect((events[0] as any).message).toContain(APPROVER);
-    const thread = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === CHANNEL && c.body.thread_ts).map((c) => String(c.body.text));
-    expect(thread.some((t) => t.startsWith(`Applied restart-pods to Pod ${NS}/${POD}`) && t.includes(`<@${APPROVER}>`))).toBe(true);
+    const thread = h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.body.channel === CHANNEL && c.body.thread_ts)
+      .map((c) => String(c.body.text));
+    expect(
+      thread.some((t) => t.startsWith(`Applied restart-pods to Pod ${NS}/${POD}`) && t.includes(`<@${APPROVER}>`)),
+    ).toBe(true);
     expect((await store.get(next))!.state).toBe('verified');
     // the other nine clicks were refused (already approved or used)
-    expect(ephemeralsTo(APPROVER).filter((c) => /PROPOSAL_ALREADY_APPROVED|PROPOSAL_USED/.test(String(c.body.text))).length).toBe(9);
+    expect(
+      ephemeralsTo(APPROVER).filter((c) => /PROPOSAL_ALREADY_APPROVED|PROPOSAL_USED/.test(String(c.body.text))).length,
+    ).toBe(9);
   });
 });

@@ -11,10 +11,23 @@ const APPROVER = 'U0APPROVER';
 const file = { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } };
 
 function helpers(h: BotHarness) {
-  const rollout = (text: string, channel: string) => postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: `rollout ${text}`, channel_id: channel, user_id: 'U0ALICE', response_url: h.slack.responseUrl(channel) });
-  const approve = (id: string, user: string, channel: string) => postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
+  const rollout = (text: string, channel: string) =>
+    postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: `rollout ${text}`,
+      channel_id: channel,
+      user_id: 'U0ALICE',
+      response_url: h.slack.responseUrl(channel),
+    });
+  const approve = (id: string, user: string, channel: string) =>
+    postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: id, user, channel });
   const patches = () => writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' });
-  const verified = (channel: string) => (calls: typeof h.slack.calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === channel && /Not fixed yet|Verified|new root cause|is not ready after/.test(String(c.body.text)));
+  const verified = (channel: string) => (calls: typeof h.slack.calls) =>
+    calls.some(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.body.channel === channel &&
+        /Not fixed yet|Verified|new root cause|is not ready after/.test(String(c.body.text)),
+    );
   return { rollout, approve, patches, verified };
 }
 
@@ -26,12 +39,22 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
   afterAll(async () => {
     await h?.close();
   });
-  const isvc = () => h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any;
+  const isvc = () =>
+    h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any;
 
   it('shows the revisions in one message with Promote / Roll back / Set split; the split chosen is proposed, and an approver applies it with one PATCH', async () => {
     const { rollout, approve, patches, verified } = helpers(h);
     expect((await rollout('sklearn-iris', 'C0RO1')).status).toBe(200);
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0RO1' && String(c.body.text).startsWith('Rollout of default/sklearn-iris')), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === 'C0RO1' &&
+            String(c.body.text).startsWith('Rollout of default/sklearn-iris'),
+        ),
+      20_000,
+    );
     const view = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RO1');
     // one message, nothing proposed until someone asks
     expect(view).toHaveLength(1);
@@ -40,12 +63,20 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     expect(text).toContain('canaryTrafficPercent 20: 80% stable / 20% canary');
     expect(text).toMatch(/\*stable\* `sklearn-iris-predictor-default-8bp2x` — 80%/);
     expect(text).toMatch(/\*canary\* `sklearn-iris-predictor-canary-tn7kd` — 20%/);
-    for (const id of ['rollout.promote', 'rollout.rollback', 'rollout.split']) expect(JSON.stringify(view[0]!.body.blocks)).toContain(`"action_id":"${id}"`);
+    for (const id of ['rollout.promote', 'rollout.rollback', 'rollout.split'])
+      expect(JSON.stringify(view[0]!.body.blocks)).toContain(`"action_id":"${id}"`);
     expect(proposalMessages(h.slack, 'C0RO1')).toHaveLength(0);
 
     const rootTs = String(view[0]!.response!.ts);
     const click = (actionId: 'rollout.split' | 'rollout.promote', value: string, select = false) =>
-      postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId, value, user: 'U0ALICE', channel: 'C0RO1', messageTs: rootTs, select });
+      postSignedClick(h.eventsUrl, SIGNING_SECRET, {
+        actionId,
+        value,
+        user: 'U0ALICE',
+        channel: 'C0RO1',
+        messageTs: rootTs,
+        select,
+      });
     expect(await click('rollout.split', 'default/sklearn-iris 90/10', true)).toBe(200);
     expect(await click('rollout.promote', 'default/sklearn-iris')).toBe(200);
     await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO1').length === 2, 20_000);
@@ -53,12 +84,14 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     for (const p of proposals) expect(p.body.thread_ts).toBe(rootTs);
     const split = proposals.find((p) => String(p.body.text).includes('set-canary-traffic'))!;
     const promote = proposals.find((p) => String(p.body.text).includes('promote-canary'))!;
-    expect(textOf(split.body).replace(/\\n/g, '\n')).toMatch(/spec\.canaryTrafficPercent:\n-   20\n\+   10/);
+    expect(textOf(split.body).replace(/\\n/g, '\n')).toMatch(/spec\.canaryTrafficPercent:\n- {3}20\n\+ {3}10/);
     expect(JSON.stringify(split.body.blocks)).toContain('Set canary to 10%');
     expect(patches()).toHaveLength(0);
 
     await approve(proposalIdOf(split), 'U0MALLORY', 'C0RO1');
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('NOT_APPROVER')));
+    await h.slack.waitFor((calls) =>
+      calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('NOT_APPROVER')),
+    );
     await sleep(200);
     expect(patches()).toHaveLength(0);
 
@@ -68,7 +101,12 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     expect(isvc().canaryTrafficPercent).toBe(10);
     // the promote proposal was planned against the old object: approving it now re-plans it
     await approve(proposalIdOf(promote), APPROVER, 'C0RO1');
-    await h.slack.waitFor((calls) => proposalMessages(h.slack, 'C0RO1').length === 3 && calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')), 20_000);
+    await h.slack.waitFor(
+      (calls) =>
+        proposalMessages(h.slack, 'C0RO1').length === 3 &&
+        calls.some((c) => c.method === 'chat.postEphemeral' && String(c.body.text).includes('PROPOSAL_STALE')),
+      20_000,
+    );
     expect(patches()).toHaveLength(1);
   });
 
@@ -79,7 +117,11 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RO2').length === 1, 20_000);
     const p = proposalMessages(h.slack, 'C0RO2')[0]!;
     expect(p.body.blocks.find((b: any) => b.type === 'actions').elements[0].confirm.style).toBe('danger');
-    await Promise.all([approve(proposalIdOf(p), APPROVER, 'C0RO2'), approve(proposalIdOf(p), APPROVER, 'C0RO2'), approve(proposalIdOf(p), APPROVER, 'C0RO2')]);
+    await Promise.all([
+      approve(proposalIdOf(p), APPROVER, 'C0RO2'),
+      approve(proposalIdOf(p), APPROVER, 'C0RO2'),
+      approve(proposalIdOf(p), APPROVER, 'C0RO2'),
+    ]);
     await h.slack.waitFor(verified('C0RO2'), 20_000);
     expect(patches().length - before).toBe(1);
     const spec = isvc();
@@ -92,7 +134,9 @@ describe('/isvc rollout on a v1alpha2 canary (canary-split-healthy)', () => {
     const { rollout } = helpers(h);
     await rollout('sklearn-iris 60/30', 'C0RO3');
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === 'C0RO3'));
-    expect(h.slack.callsTo('response_url').find((c) => c.responseId === 'C0RO3')!.body.text).toContain('must add up to 100');
+    expect(h.slack.callsTo('response_url').find((c) => c.responseId === 'C0RO3')!.body.text).toContain(
+      'must add up to 100',
+    );
   });
 });
 
@@ -107,7 +151,9 @@ describe('/isvc rollout on a v1beta1 canary (canary-new-revision-crashing)', () 
 
   it('sets a 75/25 split on spec.predictor.canaryTrafficPercent, and rollback sets it to 0', async () => {
     const { rollout, approve, patches, verified } = helpers(h);
-    const get = () => (h.sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'sklearn-iris')!.spec as any).predictor.canaryTrafficPercent;
+    const get = () =>
+      (h.sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'sklearn-iris')!.spec as any)
+        .predictor.canaryTrafficPercent;
     await rollout('sklearn-iris 75/25', 'C0RB1');
     await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RB1').length === 1, 20_000);
     await approve(proposalIdOf(proposalMessages(h.slack, 'C0RB1')[0]!), APPROVER, 'C0RB1');

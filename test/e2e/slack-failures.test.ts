@@ -33,7 +33,11 @@ describe('Redis down at command time', () => {
   it('acks, answers "queue unavailable" ephemerally, stays up, and works again when Redis is back', async () => {
     const port = redis.port;
     await redis.stop();
-    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN', response_url: h.slack.responseUrl('down') });
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: 'diagnose sklearn-iris',
+      channel_id: 'C0DOWN',
+      response_url: h.slack.responseUrl('down'),
+    });
     expect(res.status).toBe(200);
     expect(res.ms).toBeLessThan(3000);
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'response_url'), 20_000);
@@ -51,9 +55,19 @@ describe('Redis down at command time', () => {
     redis = await startRedisServer({ port });
     // the connections reconnect with a back-off: wait until readiness says Redis answers and the queue answers again
     await until(async () => (await readiness()).checks.redis === 'ok', 'readiness to see Redis back');
-    await until(() => h.bot.queue.running({ namespace: 'default', name: 'sklearn-iris' }).then(() => true, () => false), 'the queue to answer again');
+    await until(
+      () =>
+        h.bot.queue.running({ namespace: 'default', name: 'sklearn-iris' }).then(
+          () => true,
+          () => false,
+        ),
+      'the queue to answer again',
+    );
     h.slack.reset();
-    const again = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0DOWN' });
+    const again = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: 'diagnose sklearn-iris',
+      channel_id: 'C0DOWN',
+    });
     expect(again.status).toBe(200);
     await h.slack.waitFor(verdictPosted('C0DOWN'), 20_000);
   }, 40_000);
@@ -70,7 +84,10 @@ describe('Slack and worker trouble', () => {
   beforeEach(() => h.slack.reset());
 
   it('keeps a job queued while no worker runs; a worker started later (another process) answers it', async () => {
-    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0LATE' });
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: 'diagnose sklearn-iris',
+      channel_id: 'C0LATE',
+    });
     expect(res.status).toBe(200);
     await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0LATE'));
     await new Promise((r) => setTimeout(r, 300));
@@ -88,10 +105,18 @@ describe('Slack and worker trouble', () => {
     h.slack.rateLimitNext(1, 1, 'chat.postMessage');
     h.slack.rateLimitNext(1, 1, 'chat.update');
     const started = Date.now();
-    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris', channel_id: 'C0RATE' });
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: 'diagnose sklearn-iris',
+      channel_id: 'C0RATE',
+    });
     expect(res.status).toBe(200);
     await h.slack.waitFor(verdictPosted('C0RATE'), 20_000);
-    expect(h.slack.calls.filter((c) => c.status === 429).map((c) => c.method).sort()).toEqual(['chat.postMessage', 'chat.update']);
+    expect(
+      h.slack.calls
+        .filter((c) => c.status === 429)
+        .map((c) => c.method)
+        .sort(),
+    ).toEqual(['chat.postMessage', 'chat.update']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     const replies = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RATE' && c.body.thread_ts);
     expect(textOf(replies[0]!.body)).toContain('STORAGE_URI_NOT_FOUND');

@@ -9,6 +9,8 @@ import { startServe, type RunningServe } from '../../src/app/serve.js';
 import { buildConfig, type AppConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
+import { PlaygroundController } from '../../src/playground/cluster/playground-controller.js';
+import { loadPlaygroundCluster } from '../../src/playground/playground-cluster.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
@@ -32,20 +34,57 @@ export interface BotHarness {
 }
 
 export async function startBotHarness(
-  options: { scenario?: string; role?: ServeRole; redisUrl?: string; file?: Record<string, unknown>; slack?: FakeSlackApi; latencyMs?: number; appToken?: string; now?: () => number } = {},
+  options: {
+    scenario?: string;
+    role?: ServeRole;
+    redisUrl?: string;
+    file?: Record<string, unknown>;
+    slack?: FakeSlackApi;
+    latencyMs?: number;
+    appToken?: string;
+    now?: () => number;
+    /** A bundled playground scenario (src/playground/scenarios/NAME), with the playground's controller acting on changes. */
+    playground?: string;
+    /** More environment (MCP_PORT, MCP_TOKENS, …). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<BotHarness> {
   const redisUrl = options.redisUrl ?? testRedisUrl();
   const slack = options.slack ?? (await startFakeSlackApi());
-  const snapshot = await loadSnapshot(path.resolve('test/scenarios', options.scenario ?? 'storage-uri-not-found'));
+  const cluster = options.playground
+    ? await loadPlaygroundCluster([path.resolve('src/playground/scenarios', options.playground)])
+    : null;
+  const snapshot =
+    cluster?.snapshot ??
+    (await loadSnapshot(path.resolve('test/scenarios', options.scenario ?? 'storage-uri-not-found')));
   const sim = await startSimulator({ snapshot, ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}) });
+  // the controllers' stand-in: a change the bot applies leads to the state that spec gives
+  const controller = cluster ? new PlaygroundController(sim.store, snapshot.logs, cluster.workloads, 150) : null;
+  controller?.start();
   const prefix = `e2e-${randomUUID().slice(0, 8)}`;
   const config = buildConfig(
     { namespaces: ['default', 'kserve-test'], queue: { concurrency: 4, backoffMs: 50, attempts: 3 }, ...options.file },
-    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: redisUrl, PORT: '0', METRICS_PORT: '0', ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}) },
+    {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redisUrl,
+      PORT: '0',
+      METRICS_PORT: '0',
+      ...(options.appToken ? { SLACK_APP_TOKEN: options.appToken } : {}),
+      ...options.env,
+    },
   );
   const kubeConfig = kubeConfigForServer(sim.url);
   const others: RunningServe[] = [];
-  const bot = await startServe({ config, role: options.role ?? 'all', kubeConfig, logger: silentLogger, queuePrefix: prefix, ...(options.now ? { now: options.now } : {}) });
+  const bot = await startServe({
+    config,
+    role: options.role ?? 'all',
+    kubeConfig,
+    logger: silentLogger,
+    queuePrefix: prefix,
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     slack,
     sim,
@@ -55,13 +94,20 @@ export async function startBotHarness(
     prefix,
     eventsUrl: `${bot.url}/slack/events`,
     startAnother: async (role, overrides = {}) => {
-      const other = await startServe({ config: { ...config, redisUrl: overrides.redisUrl ?? config.redisUrl }, role, kubeConfig, logger: silentLogger, queuePrefix: prefix });
+      const other = await startServe({
+        config: { ...config, redisUrl: overrides.redisUrl ?? config.redisUrl },
+        role,
+        kubeConfig,
+        logger: silentLogger,
+        queuePrefix: prefix,
+      });
       others.push(other);
       return other;
     },
     close: async () => {
       for (const o of others) await o.close();
       await bot.close();
+      controller?.stop();
       await deleteRedisKeys(redisUrl, `${prefix}:*`);
       await sim.close();
       if (!options.slack) await slack.close();

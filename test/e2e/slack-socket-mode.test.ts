@@ -31,8 +31,18 @@ const verdictPosted = (channel: string) => (calls: FakeSlackApi['calls']) =>
   calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
 
 const command = (text: string, channel: string) => ({
-  token: 'x', team_id: 'T0TEST', team_domain: 'test', channel_id: channel, channel_name: 'general', user_id: 'U0ALICE', user_name: 'alice',
-  command: '/isvc', text, api_app_id: 'A0APP', response_url: slack.responseUrl(channel), trigger_id: '1.2.3',
+  token: 'x',
+  team_id: 'T0TEST',
+  team_domain: 'test',
+  channel_id: channel,
+  channel_name: 'general',
+  user_id: 'U0ALICE',
+  user_name: 'alice',
+  command: '/isvc',
+  text,
+  api_app_id: 'A0APP',
+  response_url: slack.responseUrl(channel),
+  trigger_id: '1.2.3',
 });
 
 describe('Socket Mode', () => {
@@ -55,9 +65,22 @@ describe('Socket Mode', () => {
 
   it('answers an app mention inside a thread, in that thread', async () => {
     await socket.send('events_api', {
-      token: 'x', team_id: 'T0TEST', api_app_id: 'A0APP', type: 'event_callback', event_id: 'Ev1', event_time: 1,
+      token: 'x',
+      team_id: 'T0TEST',
+      api_app_id: 'A0APP',
+      type: 'event_callback',
+      event_id: 'Ev1',
+      event_time: 1,
       authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: { type: 'app_mention', user: 'U0BOB', text: '<@U0BOT> diagnose default/sklearn-iris', channel: 'C0MENTION', ts: '1700.000200', thread_ts: '1700.000100', event_ts: '1700.000200' },
+      event: {
+        type: 'app_mention',
+        user: 'U0BOB',
+        text: '<@U0BOT> diagnose default/sklearn-iris',
+        channel: 'C0MENTION',
+        ts: '1700.000200',
+        thread_ts: '1700.000100',
+        event_ts: '1700.000200',
+      },
     });
     await slack.waitFor(verdictPosted('C0MENTION'), 20_000);
     const posts = slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0MENTION');
@@ -67,9 +90,21 @@ describe('Socket Mode', () => {
 
   it('answers bad input in a mention with chat.postEphemeral', async () => {
     await socket.send('events_api', {
-      token: 'x', team_id: 'T0TEST', api_app_id: 'A0APP', type: 'event_callback', event_id: 'Ev2', event_time: 1,
+      token: 'x',
+      team_id: 'T0TEST',
+      api_app_id: 'A0APP',
+      type: 'event_callback',
+      event_id: 'Ev2',
+      event_time: 1,
       authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: { type: 'app_mention', user: 'U0BOB', text: '<@U0BOT> diagnose NOPE', channel: 'C0MENTION', ts: '1700.000300', event_ts: '1700.000300' },
+      event: {
+        type: 'app_mention',
+        user: 'U0BOB',
+        text: '<@U0BOT> diagnose NOPE',
+        channel: 'C0MENTION',
+        ts: '1700.000300',
+        event_ts: '1700.000300',
+      },
     });
     await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral'));
     const e = slack.callsTo('chat.postEphemeral')[0]!;
@@ -79,10 +114,27 @@ describe('Socket Mode', () => {
 
   it('lists a namespace with /isvc status', async () => {
     await socket.send('slash_commands', command('status -n default', 'C0STATUS'));
-    await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0STATUS'), 20_000);
+    await slack.waitFor(
+      (calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0STATUS'),
+      20_000,
+    );
     const msg = slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0STATUS')!;
     expect(msg.body.text).toMatch(/^1 InferenceService in default, 1 not ready$/);
     expect(textOf(msg.body)).toContain('`sklearn-iris`');
+  });
+
+  it('lists every namespace the bot may read with /isvc status (no -n), saying which, each row NAMESPACE/NAME', async () => {
+    await socket.send('slash_commands', command('status', 'C0STATUSALL'));
+    await slack.waitFor(
+      (calls) => calls.some((c) => c.method === 'chat.postMessage' && c.body.channel === 'C0STATUSALL'),
+      20_000,
+    );
+    const msg = slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0STATUSALL')!;
+    // the harness's config allows default and kserve-test: both are read and named
+    expect(msg.body.text).toBe(
+      '1 InferenceService in the namespaces this bot may read (default, kserve-test), 1 not ready',
+    );
+    expect(textOf(msg.body)).toContain('`default/sklearn-iris`');
   });
 
   it('serves the health routes on METRICS_PORT', async () => {

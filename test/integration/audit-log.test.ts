@@ -11,7 +11,13 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const entry = (i: number) => ({ event: 'proposed' as const, proposalId: `p-${i}`, action: 'restart-pods', object: 'InferenceService default/iris', actor: 'U1' });
+const entry = (i: number) => ({
+  event: 'proposed' as const,
+  proposalId: `p-${i}`,
+  action: 'restart-pods',
+  object: 'InferenceService default/iris',
+  actor: 'U1',
+});
 
 it('keeps every entry, oldest first, while under its cap', async () => {
   const audit = new AuditLog(redis, `audit-test-${randomUUID()}`, 100);
@@ -39,7 +45,12 @@ it('keeps no secret an outcome or a patch quotes (an API error, a value)', async
   const audit = new AuditLog(redis, `audit-test-${randomUUID()}`, 100);
   const password = `Pw${randomUUID().replace(/-/g, '').slice(0, 12)}9`;
   const token = `glpat-${randomUUID().replace(/-/g, '')}`;
-  await audit.append({ ...entry(0), event: 'failed', patch: JSON.stringify({ env: [{ name: 'DB_PASSWORD', value: password }] }), outcome: `admission webhook denied: redis://:${password}@cache:6379 token ${token}` });
+  await audit.append({
+    ...entry(0),
+    event: 'failed',
+    patch: JSON.stringify({ env: [{ name: 'DB_PASSWORD', value: password }] }),
+    outcome: `admission webhook denied: redis://:${password}@cache:6379 token ${token}`,
+  });
   const [record] = await audit.list();
   expect(JSON.stringify(record)).not.toContain(password);
   expect(JSON.stringify(record)).not.toContain(token.slice(6));

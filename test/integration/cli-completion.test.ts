@@ -42,7 +42,7 @@ describe('__complete', () => {
   it('completes subcommands, with their summaries, and the global flags', async () => {
     const all = await complete('');
     expect(all.values).toEqual([...CLI_COMMANDS.map((c) => c.name), 'help']);
-    expect(all.lines[0]).toMatch(/^diagnose\twhy an InferenceService is not ready/);
+    expect(all.lines[0]).toMatch(/^diagnose\twhy an InferenceService or LLMInferenceService is not ready/);
     expect(all.directive).toBe(4);
     expect((await complete('st')).values).toEqual(['status']);
     expect((await complete('--v')).values).toEqual(['--version']);
@@ -51,7 +51,20 @@ describe('__complete', () => {
 
   it("completes a command's flags, long and short, leaving out those given", async () => {
     const flags = (await complete('status', '-')).values;
-    expect(flags).toEqual(expect.arrayContaining(['-n', '--namespace', '-A', '--all-namespaces', '-o', '--output', '--snapshot', '--kubeconfig', '--context', '--config']));
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        '-n',
+        '--namespace',
+        '-A',
+        '--all-namespaces',
+        '-o',
+        '--output',
+        '--snapshot',
+        '--kubeconfig',
+        '--context',
+        '--config',
+      ]),
+    );
     expect((await complete('status', '-A', '--')).values).not.toContain('--all-namespaces');
     expect((await complete('serve', '--r')).values).toEqual(['--role']);
   });
@@ -65,8 +78,12 @@ describe('__complete', () => {
   });
 
   it('asks the shell for folders after --snapshot and files after --kubeconfig', async () => {
-    expect(await complete('diagnose', '--snapshot', 'te')).toEqual(expect.objectContaining({ values: [], directive: 16 }));
-    expect(await complete('diagnose', '--kubeconfig', '')).toEqual(expect.objectContaining({ values: [], directive: 0 }));
+    expect(await complete('diagnose', '--snapshot', 'te')).toEqual(
+      expect.objectContaining({ values: [], directive: 16 }),
+    );
+    expect(await complete('diagnose', '--kubeconfig', '')).toEqual(
+      expect.objectContaining({ values: [], directive: 0 }),
+    );
   });
 
   it('completes InferenceService names from a snapshot', async () => {
@@ -76,21 +93,34 @@ describe('__complete', () => {
 
   it("completes names in the kubeconfig context's namespace, or -n's", async () => {
     expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '')).values).toEqual(['fraud-lgbm']);
-    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--namespace=default', 'sk')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
-    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'plain', '')).values).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect(
+      (await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--namespace=default', 'sk')).values,
+    ).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect((await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'plain', '')).values).toEqual(
+      ['sklearn-iris', 'sklearn-iris-v2'],
+    );
   });
 
   it('completes contexts (with their namespaces) and namespaces', async () => {
     const contexts = await complete('status', '--kubeconfig', cluster().kubeconfig, '--context', '');
     expect(contexts.lines).toEqual(['team\tnamespace payments-ml', 'plain', 'ghost']);
-    expect((await complete('status', '--kubeconfig', cluster().kubeconfig, '-n', '')).values).toEqual(expect.arrayContaining(['default', 'payments-ml']));
+    expect((await complete('status', '--kubeconfig', cluster().kubeconfig, '-n', '')).values).toEqual(
+      expect.arrayContaining(['default', 'payments-ml']),
+    );
   });
 
   it('offers nothing, at once, when the cluster does not answer or the kubeconfig is bad', async () => {
     const file = path.join(tempDir('isvc-doctor-comp-'), 'config');
-    writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${await freePort()}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${await freePort()}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
+    );
     expect(await complete('diagnose', '--kubeconfig', file, '')).toEqual({ values: [], directive: 4, lines: [] });
-    expect(await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'nope', '')).toEqual({ values: [], directive: 4, lines: [] });
+    expect(await complete('diagnose', '--kubeconfig', cluster().kubeconfig, '--context', 'nope', '')).toEqual({
+      values: [],
+      directive: 4,
+      lines: [],
+    });
   });
 });
 
@@ -107,8 +137,12 @@ describe('isvc-doctor completion bash', () => {
     const words = line.split(' ');
     const script = `source <(isvc-doctor completion bash)\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}\n_isvc_doctor_complete\nprintf '%s\\n' "\${COMPREPLY[@]}"`;
     return new Promise((resolve, reject) =>
-      execFile('bash', ['-c', script], { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ...COMPLETION_TIMEOUT }, timeout: 60_000 }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}: ${stderr}`)) : resolve(stdout.split('\n').filter(Boolean)),
+      execFile(
+        'bash',
+        ['-c', script],
+        { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ...COMPLETION_TIMEOUT }, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}: ${stderr}`)) : resolve(stdout.split('\n').filter(Boolean)),
       ),
     );
   }
@@ -116,15 +150,22 @@ describe('isvc-doctor completion bash', () => {
   it('is registered for isvc-doctor, and completes commands, flag values and names through __complete', async () => {
     expect(await tab('isvc-doctor sta')).toEqual(['status']);
     expect(await tab('isvc-doctor diagnose -o j')).toEqual(['json']);
-    expect(await tab(`isvc-doctor diagnose --kubeconfig ${cluster().kubeconfig} -n default sklearn-iris-`)).toEqual(['sklearn-iris-v2']);
-    expect(await tab('isvc-doctor diagnose --snapshot test/scenarios/raw-deploy')).toEqual(['test/scenarios/raw-deployment-oom']);
+    expect(await tab(`isvc-doctor diagnose --kubeconfig ${cluster().kubeconfig} -n default sklearn-iris-`)).toEqual([
+      'sklearn-iris-v2',
+    ]);
+    expect(await tab('isvc-doctor diagnose --snapshot test/scenarios/raw-deploy')).toEqual([
+      'test/scenarios/raw-deployment-oom',
+    ]);
   });
 
   it('prints a zsh script that asks __complete too', async () => {
     const r = await runCliMain(main, ['completion', 'zsh']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('#compdef isvc-doctor');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the zsh script's own parameter expansion
     expect(r.stdout).toContain('__complete "${(@)words[2,CURRENT]}"');
-    expect((await runCliMain(main, ['completion', 'fish'])).stderr).toMatch(/^isvc-doctor: no completion for shell "fish": bash or zsh\n/);
+    expect((await runCliMain(main, ['completion', 'fish'])).stderr).toMatch(
+      /^isvc-doctor: no completion for shell "fish": bash or zsh\n/,
+    );
   });
 });

@@ -15,17 +15,22 @@ import { useTwoNamespaceCluster } from '../support/two-namespace-cluster.js';
 const cluster = useTwoNamespaceCluster();
 
 const run = (...args: string[]) => runCliMain(main, args);
-const targetOf = (stdout: string) => (JSON.parse(stdout) as { target: { namespace: string; name: string }; rootCause: string | null }).target;
+const targetOf = (stdout: string) =>
+  (JSON.parse(stdout) as { target: { namespace: string; name: string }; rootCause: string | null }).target;
 
 /** Runs with KUBECONFIG and HOME set as given (client-node reads them), restoring them after. */
 async function withEnv<T>(env: { KUBECONFIG?: string; HOME?: string }, fn: () => Promise<T>): Promise<T> {
   const saved = { KUBECONFIG: process.env.KUBECONFIG, HOME: process.env.HOME };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   if (!('KUBECONFIG' in env)) delete process.env.KUBECONFIG;
   try {
     return await fn();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
@@ -39,23 +44,46 @@ describe('the namespace, as kubectl chooses it', () => {
   });
 
   it('uses default when the context names no namespace, and KUBECONFIG like --kubeconfig', async () => {
-    const r = await withEnv({ KUBECONFIG: cluster().kubeconfig }, () => run('diagnose', 'sklearn-iris', '--context', 'plain', '-o', 'json'));
+    const r = await withEnv({ KUBECONFIG: cluster().kubeconfig }, () =>
+      run('diagnose', 'sklearn-iris', '--context', 'plain', '-o', 'json'),
+    );
     expect(r.code).toBe(0);
     expect(targetOf(r.stdout).namespace).toBe('default');
   });
 
   it('takes -n and NAMESPACE/NAME over the context', async () => {
-    expect(targetOf((await run('diagnose', 'sklearn-iris', '-n', 'default', '--kubeconfig', cluster().kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
-    expect(targetOf((await run('diagnose', 'default/sklearn-iris', '--kubeconfig', cluster().kubeconfig, '-o', 'json')).stdout).namespace).toBe('default');
+    expect(
+      targetOf(
+        (await run('diagnose', 'sklearn-iris', '-n', 'default', '--kubeconfig', cluster().kubeconfig, '-o', 'json'))
+          .stdout,
+      ).namespace,
+    ).toBe('default');
+    expect(
+      targetOf(
+        (await run('diagnose', 'default/sklearn-iris', '--kubeconfig', cluster().kubeconfig, '-o', 'json')).stdout,
+      ).namespace,
+    ).toBe('default');
   });
 });
 
 describe('a kubeconfig or context that does not exist is bad input', () => {
   const missing = () => path.join(tempDir('isvc-doctor-nokc-'), 'nothing-here');
   it.each([
-    ['a context it does not have', () => ['--kubeconfig', cluster().kubeconfig, '--context', 'nope'], /^isvc-doctor: context "nope" does not exist in .*\(its contexts: team, plain, ghost\)$/],
-    ['a context whose cluster it does not have', () => ['--kubeconfig', cluster().kubeconfig, '--context', 'ghost'], /^isvc-doctor: context "ghost" names cluster "gone", which .* does not have$/],
-    ['a --kubeconfig file that does not exist', () => ['--kubeconfig', missing()], /^isvc-doctor: kubeconfig .*nothing-here does not exist$/],
+    [
+      'a context it does not have',
+      () => ['--kubeconfig', cluster().kubeconfig, '--context', 'nope'],
+      /^isvc-doctor: context "nope" does not exist in .*\(its contexts: team, plain, ghost\)$/,
+    ],
+    [
+      'a context whose cluster it does not have',
+      () => ['--kubeconfig', cluster().kubeconfig, '--context', 'ghost'],
+      /^isvc-doctor: context "ghost" names cluster "gone", which .* does not have$/,
+    ],
+    [
+      'a --kubeconfig file that does not exist',
+      () => ['--kubeconfig', missing()],
+      /^isvc-doctor: kubeconfig .*nothing-here does not exist$/,
+    ],
   ])('%s: exit 2, one line', async (_what, flags, message) => {
     for (const command of [['diagnose', 'sklearn-iris'], ['status']]) {
       const r = await run(...command, ...flags());
@@ -68,7 +96,9 @@ describe('a kubeconfig or context that does not exist is bad input', () => {
   it('a KUBECONFIG file that does not exist: exit 2, one line', async () => {
     const r = await withEnv({ KUBECONFIG: missing() }, () => run('diagnose', 'sklearn-iris'));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^isvc-doctor: cannot load the kubeconfig: ENOENT: no such file or directory, open '.*nothing-here'\n$/);
+    expect(r.stderr).toMatch(
+      /^isvc-doctor: cannot load the kubeconfig: ENOENT: no such file or directory, open '.*nothing-here'\n$/,
+    );
   });
 
   it('no kubeconfig at all (no KUBECONFIG, no ~/.kube/config, not a pod): exit 2, one line', async () => {
@@ -99,7 +129,13 @@ describe('isvc-doctor status', () => {
   it('lists one namespace with -n, exit 0 when all are Ready', async () => {
     const r = await run('status', '-n', 'default', '--kubeconfig', cluster().kubeconfig);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/\s{2,}/).slice(0, 3)),
+    ).toEqual([
       ['sklearn-iris', 'True', '<none>'],
       ['sklearn-iris-v2', 'True', '<none>'],
     ]);
@@ -109,15 +145,38 @@ describe('isvc-doctor status', () => {
     const r = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '--context', 'plain');
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]!.split(/\s{2,}/).slice(0, 3)).toEqual(['NAMESPACE', 'NAME', 'READY']);
-    expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(0, 2).join('/')).sort()).toEqual(['default/sklearn-iris', 'default/sklearn-iris-v2', 'payments-ml/fraud-lgbm']);
+    expect(
+      lines
+        .slice(1)
+        .map((l) =>
+          l
+            .split(/\s{2,}/)
+            .slice(0, 2)
+            .join('/'),
+        )
+        .sort(),
+    ).toEqual(['default/sklearn-iris', 'default/sklearn-iris-v2', 'payments-ml/fraud-lgbm']);
   });
 
   it('prints {items} as JSON or the same as YAML', async () => {
     const json = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '-o', 'json');
     const yaml = await run('status', '-A', '--kubeconfig', cluster().kubeconfig, '-o', 'yaml');
-    const items = (JSON.parse(json.stdout) as { items: Array<{ namespace: string; name: string; ready: boolean; rootCause: string | null; apiVersion: string }> }).items;
-    expect(items.find((i) => i.name === 'fraud-lgbm')).toEqual(expect.objectContaining({ namespace: 'payments-ml', ready: false, rootCause: 'OOM_KILLED', apiVersion: 'serving.kserve.io/v1beta1' }));
-    expect(items.find((i) => i.name === 'sklearn-iris')).toEqual(expect.objectContaining({ ready: true, rootCause: null }));
+    const items = (
+      JSON.parse(json.stdout) as {
+        items: Array<{ namespace: string; name: string; ready: boolean; rootCause: string | null; apiVersion: string }>;
+      }
+    ).items;
+    expect(items.find((i) => i.name === 'fraud-lgbm')).toEqual(
+      expect.objectContaining({
+        namespace: 'payments-ml',
+        ready: false,
+        rootCause: 'OOM_KILLED',
+        apiVersion: 'serving.kserve.io/v1beta1',
+      }),
+    );
+    expect(items.find((i) => i.name === 'sklearn-iris')).toEqual(
+      expect.objectContaining({ ready: true, rootCause: null }),
+    );
     expect(parseYaml(yaml.stdout)).toEqual(JSON.parse(json.stdout));
     expect([json.code, yaml.code]).toEqual([1, 1]);
   });

@@ -19,10 +19,17 @@ it('redacts an Event message before writing it, and cuts it to 1024 characters w
   const g = secretGenerator(3);
   const [password, token] = [g.password(), g.alnum(40)];
   const writer = new ClusterWriter(makeKubeClients(kubeConfigForServer(sim.url)));
-  const involved = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', namespace: 'risk-models', name: 'credit-xgb' };
+  const involved = {
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    namespace: 'risk-models',
+    name: 'credit-xgb',
+  };
   const message = `isvc-doctor: restart-pods failed: the webhook answered for postgres://app:${password}@db:5432/x with Authorization: Bearer ${token} ${'x'.repeat(1100)}`;
   await writer.createEvent(involved, { type: 'Warning', reason: 'RemediationFailed', message });
-  const written = sim.store.list('v1', 'Event', 'risk-models').filter((e) => (e as { reason?: string }).reason === 'RemediationFailed');
+  const written = sim.store
+    .list('v1', 'Event', 'risk-models')
+    .filter((e) => (e as { reason?: string }).reason === 'RemediationFailed');
   expect(written).toHaveLength(1);
   const text = String((written[0] as { message?: string }).message);
   expect(text).not.toContain(password);

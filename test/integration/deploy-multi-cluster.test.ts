@@ -11,19 +11,40 @@ import { buildConfig } from '../../src/config.js';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 type Env = Array<{ name: string; value?: string; valueFrom?: any }>;
-type Workload = ManifestObject & { spec: { template: { spec: { serviceAccountName?: string; automountServiceAccountToken?: boolean; containers: Array<{ args: string[]; env: Env }> } } } };
-const secrets = { 'isvc-doctor-slack/bot-token': 'xoxb-fake', 'isvc-doctor-slack/signing-secret': 'fake', 'isvc-doctor-redis/password': 'pw', 'isvc-doctor-redis/username': 'isvc-doctor' };
+type Workload = ManifestObject & {
+  spec: {
+    template: {
+      spec: {
+        serviceAccountName?: string;
+        automountServiceAccountToken?: boolean;
+        containers: Array<{ args: string[]; env: Env }>;
+      };
+    };
+  };
+};
+const secrets = {
+  'isvc-doctor-slack/bot-token': 'xoxb-fake',
+  'isvc-doctor-slack/signing-secret': 'fake',
+  'isvc-doctor-redis/password': 'pw',
+  'isvc-doctor-redis/username': 'isvc-doctor',
+};
 
 const web = renderKustomization('deploy/examples/multi-cluster-web').objects;
 const agent = renderKustomization('deploy/examples/multi-cluster-agent').objects;
-const configOf = (objs: ManifestObject[], w: Workload) => buildConfig(parseYaml(configFileOf(objs)), { ...expandEnv(w.spec.template.spec.containers[0]!.env, secrets), POD_NAMESPACE: 'isvc-doctor' });
+const configOf = (objs: ManifestObject[], w: Workload) =>
+  buildConfig(parseYaml(configFileOf(objs)), {
+    ...expandEnv(w.spec.template.spec.containers[0]!.env, secrets),
+    POD_NAMESPACE: 'isvc-doctor',
+  });
 
 describe('the multi-cluster web process', () => {
   const deployment = findObject(web, 'Deployment', 'isvc-doctor-web', 'isvc-doctor') as Workload;
   it('has no RBAC, no mounted token and no kubeconfig', () => {
     expect(web.filter((o) => /Role|RoleBinding/.test(o.kind))).toEqual([]);
     expect(deployment.spec.template.spec.automountServiceAccountToken).toBe(false);
-    expect((findObject(web, 'ServiceAccount', 'isvc-doctor-web', 'isvc-doctor') as any).automountServiceAccountToken).toBe(false);
+    expect(
+      (findObject(web, 'ServiceAccount', 'isvc-doctor-web', 'isvc-doctor') as any).automountServiceAccountToken,
+    ).toBe(false);
     const c = deployment.spec.template.spec.containers[0]!;
     expect(c.args).toEqual(['serve', '--config', '/etc/isvc-doctor/config.yaml', '--role', 'web']);
     expect(c.env.map((e) => e.name)).not.toContain('KUBECONFIG');

@@ -14,7 +14,10 @@ import { parse as parseYaml } from 'yaml';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
-type Binding = ManifestObject & { roleRef: { kind: string; name: string }; subjects: Array<{ kind: string; name: string; namespace?: string }> };
+type Binding = ManifestObject & {
+  roleRef: { kind: string; name: string };
+  subjects: Array<{ kind: string; name: string; namespace?: string }>;
+};
 
 const dirs = (parent: string) =>
   readdirSync(parent, { withFileTypes: true })
@@ -27,12 +30,20 @@ const objectsOf = (dir: string) => {
   return rendered.get(dir)!;
 };
 const id = (o: ManifestObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const bindings = (objs: ManifestObject[], role: string) => objs.filter((o) => (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') && (o as Binding).roleRef.name === role) as Binding[];
+const bindings = (objs: ManifestObject[], role: string) =>
+  objs.filter(
+    (o) => (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') && (o as Binding).roleRef.name === role,
+  ) as Binding[];
 const overlays = dirs('deploy/overlays');
 const pieces = dirs('deploy/optional');
 
 it('has the optional pieces', () => {
-  expect(pieces).toEqual(['deploy/optional/knative', 'deploy/optional/knative-remediation', 'deploy/optional/monitoring', 'deploy/optional/remediation-default']);
+  expect(pieces).toEqual([
+    'deploy/optional/knative',
+    'deploy/optional/knative-remediation',
+    'deploy/optional/monitoring',
+    'deploy/optional/remediation-default',
+  ]);
 });
 
 describe.each(overlays)('%s', (overlay) => {
@@ -46,12 +57,23 @@ describe.each(overlays)('%s', (overlay) => {
 
   it('grants pod logs only through isvc-doctor-logs, bound by deploy/rbac-all-namespaces', () => {
     const objs = objectsOf(overlay);
-    const withLogs = objs.filter((o) => (o.kind === 'ClusterRole' || o.kind === 'Role') && ((o.rules ?? []) as Rule[]).some((r) => r.resources.includes('pods/log')));
+    const withLogs = objs.filter(
+      (o) =>
+        (o.kind === 'ClusterRole' || o.kind === 'Role') &&
+        ((o.rules ?? []) as Rule[]).some((r) => r.resources.includes('pods/log')),
+    );
     expect(withLogs.map(id)).toEqual(['ClusterRole /isvc-doctor-logs']);
     expect(bindings(objs, 'isvc-doctor-logs').map(id)).toEqual(['ClusterRoleBinding /isvc-doctor-logs']);
     const allNamespaces = objectsOf('deploy/rbac-all-namespaces').map(id);
-    expect(allNamespaces).toEqual(expect.arrayContaining(['ClusterRoleBinding /isvc-doctor-logs', 'ClusterRoleBinding /isvc-doctor-watcher']));
-    expect(objs.filter((o) => o.kind === 'ClusterRoleBinding').map(id).sort()).toEqual([...allNamespaces, 'ClusterRoleBinding /isvc-doctor-diagnosis'].sort());
+    expect(allNamespaces).toEqual(
+      expect.arrayContaining(['ClusterRoleBinding /isvc-doctor-logs', 'ClusterRoleBinding /isvc-doctor-watcher']),
+    );
+    expect(
+      objs
+        .filter((o) => o.kind === 'ClusterRoleBinding')
+        .map(id)
+        .sort(),
+    ).toEqual([...allNamespaces, 'ClusterRoleBinding /isvc-doctor-diagnosis'].sort());
   });
 });
 
@@ -59,16 +81,36 @@ describe.each(pieces)('%s', (piece) => {
   it('is a plain Kustomization that only adds objects no overlay has', () => {
     const kustomization = parseYaml(readFileSync(`${piece}/kustomization.yaml`, 'utf8')) as Record<string, unknown>;
     expect(kustomization.kind ?? 'Kustomization').toBe('Kustomization');
-    for (const key of ['bases', 'components', 'patchesStrategicMerge', 'patchesJson6902', 'patches', 'namespace', 'commonLabels']) expect(kustomization[key]).toBeUndefined();
+    for (const key of [
+      'bases',
+      'components',
+      'patchesStrategicMerge',
+      'patchesJson6902',
+      'patches',
+      'namespace',
+      'commonLabels',
+    ])
+      expect(kustomization[key]).toBeUndefined();
     const ids = objectsOf(piece).map(id);
     expect(ids.length).toBeGreaterThan(0);
-    for (const overlay of overlays) expect(objectsOf(overlay).map(id).filter((x) => ids.includes(x))).toEqual([]);
+    for (const overlay of overlays)
+      expect(
+        objectsOf(overlay)
+          .map(id)
+          .filter((x) => ids.includes(x)),
+      ).toEqual([]);
   });
 });
 
 it('the serverless example is the http overlay plus every optional piece, nothing else', () => {
-  const expected = [...objectsOf('deploy/overlays/http'), ...pieces.flatMap(objectsOf)].map((o) => JSON.stringify(o)).sort();
-  expect(objectsOf('deploy/examples/serverless').map((o) => JSON.stringify(o)).sort()).toEqual(expected);
+  const expected = [...objectsOf('deploy/overlays/http'), ...pieces.flatMap(objectsOf)]
+    .map((o) => JSON.stringify(o))
+    .sort();
+  expect(
+    objectsOf('deploy/examples/serverless')
+      .map((o) => JSON.stringify(o))
+      .sort(),
+  ).toEqual(expected);
 });
 
 describe('the namespaced example', () => {
@@ -82,20 +124,36 @@ describe('the namespaced example', () => {
       const bound = bindings(objs, role);
       expect(bound.filter((b) => b.kind === 'ClusterRoleBinding').map(id)).toEqual([]);
       expect(bound.map((b) => b.metadata.namespace).sort()).toEqual([...config.namespaces].sort());
-      for (const b of bound) expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: 'isvc-doctor', namespace: 'isvc-doctor' }]);
+      for (const b of bound)
+        expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: 'isvc-doctor', namespace: 'isvc-doctor' }]);
     }
-    expect(objs.filter((o) => o.kind === 'ClusterRoleBinding').map(id)).toEqual(['ClusterRoleBinding /isvc-doctor-diagnosis']);
-    expect(bindings(objs, 'isvc-doctor-remediation').map((b) => `${b.kind} ${b.metadata.namespace}`)).toEqual(['RoleBinding team-a']);
+    expect(objs.filter((o) => o.kind === 'ClusterRoleBinding').map(id)).toEqual([
+      'ClusterRoleBinding /isvc-doctor-diagnosis',
+    ]);
+    expect(bindings(objs, 'isvc-doctor-remediation').map((b) => `${b.kind} ${b.metadata.namespace}`)).toEqual([
+      'RoleBinding team-a',
+    ]);
   });
 
   it('runs in Socket Mode like deploy/overlays/socket-mode, but for the config and the bindings', () => {
     const strip = (objs: ManifestObject[]) =>
       objs
-        .filter((o) => !(o.kind === 'ConfigMap' || (o.kind === 'Deployment' && o.metadata.name === 'isvc-doctor') || /Binding$/.test(o.kind)))
+        .filter(
+          (o) =>
+            !(
+              o.kind === 'ConfigMap' ||
+              (o.kind === 'Deployment' && o.metadata.name === 'isvc-doctor') ||
+              /Binding$/.test(o.kind)
+            ),
+        )
         .map((o) => JSON.stringify(o))
         .sort();
     expect(strip(objectsOf(dir))).toEqual(strip(objectsOf('deploy/overlays/socket-mode')));
-    const podSpec = (objs: ManifestObject[]) => JSON.stringify((findObject(objs, 'Deployment', 'isvc-doctor')!.spec as { template: unknown }).template).replace(/isvc-doctor-config-[a-z0-9]+/g, 'CONFIG');
+    const podSpec = (objs: ManifestObject[]) =>
+      JSON.stringify((findObject(objs, 'Deployment', 'isvc-doctor')!.spec as { template: unknown }).template).replace(
+        /isvc-doctor-config-[a-z0-9]+/g,
+        'CONFIG',
+      );
     expect(podSpec(objectsOf(dir))).toBe(podSpec(objectsOf('deploy/overlays/socket-mode')));
   });
 });

@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 async function reply(url: string, ...command: [string, ...Array<string | number>]): Promise<string> {
-  const client = new Redis(url, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   // a failed AUTH at connect arrives as an 'error' event, and the command then fails on the closed connection
   let authError: Error | undefined;
   client.on('error', (error: Error) => (authError ??= error));
@@ -63,7 +68,15 @@ it('lets nobody in without the password, and the user not run dangerous commands
   const wrong = new URL(url.toString());
   wrong.password = 'not-the-password';
   expect(await reply(wrong.toString(), 'ping')).toBe('WRONGPASS');
-  for (const command of [['flushall'], ['config', 'get', 'maxmemory'], ['keys', '*'], ['acl', 'list'], ['replicaof', 'no', 'one'], ['client', 'list']] as Array<[string, ...string[]]>) expect(await reply(redis.url, ...command)).toBe('NOPERM');
+  for (const command of [
+    ['flushall'],
+    ['config', 'get', 'maxmemory'],
+    ['keys', '*'],
+    ['acl', 'list'],
+    ['replicaof', 'no', 'one'],
+    ['client', 'list'],
+  ] as Array<[string, ...string[]]>)
+    expect(await reply(redis.url, ...command)).toBe('NOPERM');
 });
 
 it('has maxmemory set, so that noeviction takes effect, and the append-only file on', async () => {

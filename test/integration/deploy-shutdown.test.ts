@@ -43,14 +43,26 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   const config = path.join(dir, `${queueName}.yaml`);
   writeFileSync(config, `namespaces: [default]\nqueue: {name: ${queueName}, attempts: 3, backoffMs: 100}\n`);
   const child = spawn(process.execPath, [CLI, 'serve', '--config', config], {
-    env: { PATH: process.env.PATH!, SLACK_BOT_TOKEN: 'xoxb-shutdown', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, REDIS_URL: process.env.REDIS_URL!, PORT: '0', METRICS_PORT: '0', KUBECONFIG: path.join(dir, 'kubeconfig'), ...env },
+    env: {
+      PATH: process.env.PATH!,
+      SLACK_BOT_TOKEN: 'xoxb-shutdown',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: process.env.REDIS_URL!,
+      PORT: '0',
+      METRICS_PORT: '0',
+      KUBECONFIG: path.join(dir, 'kubeconfig'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const [url, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
@@ -67,14 +79,21 @@ async function startServe(queueName: string, env: Record<string, string> = {}): 
   return { child, url, metricsUrl, stderr: () => err, logs, exited };
 }
 
-
-const answered = (channel: string) => slack.callsTo('chat.postMessage').some((c) => c.body.channel === channel && c.body.thread_ts && String(c.body.text).includes('STORAGE_URI_NOT_FOUND'));
+const answered = (channel: string) =>
+  slack
+    .callsTo('chat.postMessage')
+    .some(
+      (c) => c.body.channel === channel && c.body.thread_ts && String(c.body.text).includes('STORAGE_URI_NOT_FOUND'),
+    );
 
 beforeAll(async () => {
   ensureBuilt();
   dir = tempDir('isvc-doctor-shutdown-');
   slack = await startFakeSlackApi();
-  sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 400 });
+  sim = await startSimulator({
+    snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')),
+    latencyMs: 400,
+  });
   await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
 }, 120_000);
 
@@ -87,7 +106,11 @@ afterAll(async () => {
 
 it('SIGTERM during a diagnosis: the job finishes, its answer is posted, exit 0; one request id from command to job', async () => {
   const serve = await startServe(`shutdown-${randomUUID().slice(0, 8)}`);
-  const res = await postSignedCommand(`${serve.url}/slack/events`, SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SHUT1', user_id: 'U0ALICE' });
+  const res = await postSignedCommand(`${serve.url}/slack/events`, SECRET, {
+    text: 'diagnose sklearn-iris -n default',
+    channel_id: 'C0SHUT1',
+    user_id: 'U0ALICE',
+  });
   expect(res.status).toBe(200);
   await until(() => serve.logs().some((l) => l.msg === 'job started'), 'the job to start');
   serve.child.kill('SIGTERM');
@@ -97,18 +120,35 @@ it('SIGTERM during a diagnosis: the job finishes, its answer is posted, exit 0; 
 
   const logs = serve.logs();
   const request = logs.find((l) => l.msg === 'slack request')!;
-  expect(request).toMatchObject({ level: 'info', type: 'command', command: '/isvc diagnose sklearn-iris -n default', user: 'U0ALICE', channel: 'C0SHUT1' });
+  expect(request).toMatchObject({
+    level: 'info',
+    type: 'command',
+    command: '/isvc diagnose sklearn-iris -n default',
+    user: 'U0ALICE',
+    channel: 'C0SHUT1',
+  });
   expect(request.requestId).toMatch(/^r-[0-9a-f]{12}$/);
   const done = logs.find((l) => l.msg === 'job done')!;
-  expect(done).toMatchObject({ requestId: request.requestId, kind: 'diagnose', target: 'default/sklearn-iris', channel: 'C0SHUT1' });
-  expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutdown: no new Slack requests/), 'shutdown: done']));
+  expect(done).toMatchObject({
+    requestId: request.requestId,
+    kind: 'diagnose',
+    target: 'default/sklearn-iris',
+    channel: 'C0SHUT1',
+  });
+  expect(logs.map((l) => l.msg)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^shutdown: no new Slack requests/), 'shutdown: done']),
+  );
   expect(serve.stderr()).not.toMatch(/\n\s+at /);
 }, 60_000);
 
 it('SIGTERM past the deadline: the running job goes back to the queue, exit 0, and the next serve answers it', async () => {
   const name = `shutdown-${randomUUID().slice(0, 8)}`;
   const first = await startServe(name, { SHUTDOWN_TIMEOUT_MS: '200' });
-  await postSignedCommand(`${first.url}/slack/events`, SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0SHUT2', user_id: 'U0ALICE' });
+  await postSignedCommand(`${first.url}/slack/events`, SECRET, {
+    text: 'diagnose sklearn-iris -n default',
+    channel_id: 'C0SHUT2',
+    user_id: 'U0ALICE',
+  });
   await until(() => first.logs().some((l) => l.msg === 'job started'), 'the job to start');
   first.child.kill('SIGTERM');
   expect((await first.exited).code).toBe(0);

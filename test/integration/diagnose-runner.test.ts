@@ -8,7 +8,12 @@ import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { startSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 
-const failing = (id: string, error: Error): Playbook => ({ id, title: id, emits: [], run: async () => Promise.reject(error) });
+const failing = (id: string, error: Error): Playbook => ({
+  id,
+  title: id,
+  emits: [],
+  run: async () => Promise.reject(error),
+});
 const finds = (id: string): Playbook => ({
   id,
   title: id,
@@ -28,10 +33,18 @@ async function withHealthy<T>(fn: (url: string) => Promise<T>): Promise<T> {
 describe('diagnose runner', () => {
   it('reports a check that could not run next to the others, and no clean bill', async () => {
     const report = await withHealthy((url) =>
-      runDiagnosis([failing('broken', new ClusterUnreachableError('the Kubernetes API answered 503')), failing('buggy', new Error('boom')), finds('fine')], kubeConfigForServer(url), {
-        namespace: 'default',
-        name: 'sklearn-iris',
-      }),
+      runDiagnosis(
+        [
+          failing('broken', new ClusterUnreachableError('the Kubernetes API answered 503')),
+          failing('buggy', new Error('boom')),
+          finds('fine'),
+        ],
+        kubeConfigForServer(url),
+        {
+          namespace: 'default',
+          name: 'sklearn-iris',
+        },
+      ),
     );
     const codes = report.findings.map((f) => f.code);
     expect(codes).toContain('TRAFFIC_SPLIT');
@@ -41,7 +54,9 @@ describe('diagnose runner', () => {
   });
 
   it('gives a ready service with nothing wrong ISVC_READY first and rootCause null', async () => {
-    const report = await withHealthy((url) => runDiagnosis([finds('fine')], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }));
+    const report = await withHealthy((url) =>
+      runDiagnosis([finds('fine')], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }),
+    );
     expect(report.ready).toBe(true);
     expect(report.rootCause).toBeNull();
     expect(report.findings.map((f) => f.code)).toEqual(['ISVC_READY', 'TRAFFIC_SPLIT']);
@@ -49,6 +64,8 @@ describe('diagnose runner', () => {
 
   it('throws ClusterUnreachableError when the InferenceService itself cannot be read', async () => {
     const url = await withHealthy(async (u) => u); // closed by now
-    await expect(runDiagnosis([], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' })).rejects.toBeInstanceOf(ClusterUnreachableError);
+    await expect(
+      runDiagnosis([], kubeConfigForServer(url), { namespace: 'default', name: 'sklearn-iris' }),
+    ).rejects.toBeInstanceOf(ClusterUnreachableError);
   });
 });

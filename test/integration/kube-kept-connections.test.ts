@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 /** A TCP relay in front of the simulator that counts the connections clients open. */
-async function countingRelay(sim: RunningSimulator): Promise<{ url: string; opened: () => number; open: () => number }> {
+async function countingRelay(
+  sim: RunningSimulator,
+): Promise<{ url: string; opened: () => number; open: () => number }> {
   let opened = 0;
   const live = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -41,11 +43,18 @@ async function countingRelay(sim: RunningSimulator): Promise<{ url: string; open
     for (const s of live) s.destroy();
     await new Promise((r) => server.close(r));
   });
-  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, opened: () => opened, open: () => live.size };
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    opened: () => opened,
+    open: () => live.size,
+  };
 }
 
 it('two diagnoses reuse the connections of the first wave', async () => {
-  const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')), latencyMs: 20 });
+  const sim = await startSimulator({
+    snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')),
+    latencyMs: 20,
+  });
   closers.push(() => sim.close());
   const relay = await countingRelay(sim);
   const kubeConfig = limitRequests(kubeConfigForServer(relay.url));

@@ -29,8 +29,15 @@ jest.setTimeout(120_000);
 function kubectl(...args: string[]): Promise<Result> {
   return new Promise((resolve) =>
     // a tab's 3 s wait for the cluster is raised: on a loaded CI machine these tests check the candidates, not the wait
-    execFile('kubectl', args, { env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ISVC_DOCTOR_COMPLETION_TIMEOUT_MS: '60000' }, timeout: 90_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      'kubectl',
+      args,
+      {
+        env: { PATH: `${bin}:${process.env.PATH}`, HOME: bin, ISVC_DOCTOR_COMPLETION_TIMEOUT_MS: '60000' },
+        timeout: 90_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     ),
   );
 }
@@ -39,10 +46,14 @@ beforeAll(async () => {
   ensureBuilt();
   bin = tempDir('isvc-doctor-plugin-');
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
-  for (const name of ['kubectl-isvc_doctor', 'kubectl_complete-isvc_doctor']) symlinkSync(path.resolve(pkg.bin[name]!), path.join(bin, name));
+  for (const name of ['kubectl-isvc_doctor', 'kubectl_complete-isvc_doctor'])
+    symlinkSync(path.resolve(pkg.bin[name]!), path.join(bin, name));
   cluster = await startTwoNamespaceCluster();
   const version = await kubectl('version', '--client', '-o', 'json');
-  if (version.code !== 0) throw new Error(`kubectl is not on PATH: these tests need the real kubectl (apt-get install -y kubernetes-client): ${version.stderr}`);
+  if (version.code !== 0)
+    throw new Error(
+      `kubectl is not on PATH: these tests need the real kubectl (apt-get install -y kubernetes-client): ${version.stderr}`,
+    );
   kubectlMinor = parseInt((JSON.parse(version.stdout) as { clientVersion: { minor: string } }).clientVersion.minor, 10);
 });
 afterAll(async () => {
@@ -78,6 +89,15 @@ it('lets kubectl (1.26 and newer) complete the plugin: commands, and names from 
     return;
   }
   expect((await kubectl('__complete', 'isvc-doctor', 'dia')).stdout).toMatch(/^diagnose\t/m);
-  const names = await kubectl('__complete', 'isvc-doctor', 'diagnose', '--kubeconfig', cluster.kubeconfig, '-n', 'default', '');
+  const names = await kubectl(
+    '__complete',
+    'isvc-doctor',
+    'diagnose',
+    '--kubeconfig',
+    cluster.kubeconfig,
+    '-n',
+    'default',
+    '',
+  );
   expect(names.stdout.split('\n').filter((l) => !l.startsWith(':') && l)).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
 });

@@ -1,14 +1,14 @@
-/** The diagnosis queue on real Redis: threads answered, duplicates joined, retries, bad input, restarts. */
-import { UnrecoverableError } from 'bullmq';
+/** The cluster job queue on real Redis, its diagnose and status kinds: threads answered, duplicates joined, retries, bad input, restarts. */
+import { Queue, UnrecoverableError } from 'bullmq';
 import type { TargetRef } from '../../src/core/target-ref.js';
-import type { Report } from '../../src/findings/types.js';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
-import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
+import { ClusterJobQueue } from '../../src/queue/cluster-job-queue.js';
 import { QueueUnavailableError } from '../../src/queue/queue-errors.js';
 import { requestDiagnosis } from '../../src/queue/request-diagnosis.js';
 import { diagnosisThread } from '../support/diagnosis-thread.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { removeTempDirs, tempDir } from '../support/temp-dirs.js';
+import { until } from '../support/until.js';
 import { storageUriNotFoundReport } from '../unit/render/report-fixtures.js';
 import { startQueueHarness, type QueueHarness } from './queue-harness.js';
 
@@ -23,13 +23,18 @@ afterEach(async () => {
   h = undefined;
 });
 
-describe('diagnosis queue', () => {
+describe('cluster job queue', () => {
   it('posts the report in the root message thread, root cause first, then the verdict', async () => {
     h = await startQueueHarness(async () => storageUriNotFoundReport());
     h.startWorker();
-    const outcome = await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
+    const outcome = await requestDiagnosis(
+      { queue: h.queue, notify: h.deps.notify },
+      { target, channel: 'C1', user: 'U1' },
+    );
     expect(outcome.kind).toBe('queued');
-    await h.slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && String(c.body.text).startsWith('❌')));
+    await h.slack.waitFor((calls) =>
+      calls.some((c) => c.method === 'chat.update' && String(c.body.text).startsWith('❌')),
+    );
     const posts = h.slack.callsTo('chat.postMessage');
     expect(posts[0]!.body.channel).toBe('C1');
     const { rootTs, replies } = diagnosisThread(posts);
@@ -65,13 +70,23 @@ describe('diagnosis queue', () => {
     expect(await h.queue.queue.getJobCountByTypes('waiting', 'active', 'delayed', 'completed')).toBe(1);
     h.startWorker();
     release();
-    await h.slack.waitFor((calls) => calls.filter((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')).length >= 2);
+    await h.slack.waitFor(
+      (calls) => calls.filter((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')).length >= 2,
+    );
     expect(runs).toBe(1);
-    const firstReplies = h.slack.callsTo('chat.postMessage').filter((p) => p.body.thread_ts && blocksText(p.body).includes('Root cause'));
+    const firstReplies = h.slack
+      .callsTo('chat.postMessage')
+      .filter((p) => p.body.thread_ts && blocksText(p.body).includes('Root cause'));
     expect(new Set(firstReplies.map((p) => `${p.body.channel}/${p.body.thread_ts}`)).size).toBe(2);
-    expect(h.slack.callsTo('chat.postMessage').filter((p) => p.body.text === 'Diagnosing default/sklearn-iris…')).toHaveLength(2);
+    expect(
+      h.slack.callsTo('chat.postMessage').filter((p) => p.body.text === 'Diagnosing default/sklearn-iris…'),
+    ).toHaveLength(2);
     expect(firstReplies.some((p) => p.body.channel === 'C2')).toBe(true);
-    expect(h.slack.callsTo('chat.postMessage').some((p) => String(p.body.text).includes('<@U3> asked for default/sklearn-iris too'))).toBe(true);
+    expect(
+      h.slack
+        .callsTo('chat.postMessage')
+        .some((p) => String(p.body.text).includes('<@U3> asked for default/sklearn-iris too')),
+    ).toBe(true);
     // After it is done, a new request starts a new diagnosis.
     const e = await requestDiagnosis(deps, { target, channel: 'C1', user: 'U5' });
     expect(e.kind).toBe('queued');
@@ -80,25 +95,39 @@ describe('diagnosis queue', () => {
 
   it('retries ClusterUnreachableError with backoff, saying so in the root message', async () => {
     let calls = 0;
-    h = await startQueueHarness(async () => {
-      calls += 1;
-      if (calls < 3) throw new ClusterUnreachableError('cannot reach the Kubernetes API (get inferenceservices): ECONNREFUSED');
-      return storageUriNotFoundReport();
-    }, { attempts: 4, backoffMs: 50 });
+    h = await startQueueHarness(
+      async () => {
+        calls += 1;
+        if (calls < 3)
+          throw new ClusterUnreachableError('cannot reach the Kubernetes API (get inferenceservices): ECONNREFUSED');
+        return storageUriNotFoundReport();
+      },
+      { attempts: 4, backoffMs: 50 },
+    );
     h.startWorker();
     await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')));
     expect(calls).toBe(3);
-    expect(h.slack.callsTo('chat.update').some((u) => JSON.stringify(u.body.blocks).includes('retrying in'))).toBe(true);
+    expect(h.slack.callsTo('chat.update').some((u) => JSON.stringify(u.body.blocks).includes('retrying in'))).toBe(
+      true,
+    );
   });
 
   it('after the last attempt tells the thread the cluster could not be reached', async () => {
-    h = await startQueueHarness(async () => {
-      throw new ClusterUnreachableError('the Kubernetes API answered 503 to get inferenceservices in default: unavailable', 503);
-    }, { attempts: 2, backoffMs: 20 });
+    h = await startQueueHarness(
+      async () => {
+        throw new ClusterUnreachableError(
+          'the Kubernetes API answered 503 to get inferenceservices in default: unavailable',
+          503,
+        );
+      },
+      { attempts: 2, backoffMs: 20 },
+    );
     h.startWorker();
     await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
-    await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.postMessage' && String(x.body.text).startsWith('CLUSTER_UNREACHABLE')));
+    await h.slack.waitFor((c) =>
+      c.some((x) => x.method === 'chat.postMessage' && String(x.body.text).startsWith('CLUSTER_UNREACHABLE')),
+    );
     const msg = h.slack.callsTo('chat.postMessage').find((p) => String(p.body.text).startsWith('CLUSTER_UNREACHABLE'))!;
     expect(JSON.stringify(msg.body.blocks)).toContain('none of the checks could run');
     expect(msg.body.thread_ts).toBeDefined();
@@ -110,7 +139,12 @@ describe('diagnosis queue', () => {
     const failed = new Promise<{ attemptsMade: number; reason: string }>((resolve) =>
       worker.on('failed', (job, error) => resolve({ attemptsMade: job?.attemptsMade ?? -1, reason: error.message })),
     );
-    await h.queue.queue.add('diagnose', { kind: 'diagnose', target: { namespace: 'default', name: 'Bad_Name' }, subscriber: { channel: 'C', threadTs: '1', rootTs: '1', user: 'U' }, requestedAt: '' } as never);
+    await h.queue.queue.add('diagnose', {
+      kind: 'diagnose',
+      target: { namespace: 'default', name: 'Bad_Name' },
+      subscriber: { channel: 'C', threadTs: '1', rootTs: '1', user: 'U' },
+      requestedAt: '',
+    } as never);
     const f = await failed;
     expect(f.attemptsMade).toBe(1);
     expect(f.reason).toMatch(/^JOB_DATA_INVALID: target.name/);
@@ -123,7 +157,10 @@ describe('diagnosis queue', () => {
     await requestDiagnosis({ queue: h.queue, notify: h.deps.notify }, { target, channel: 'C1', user: 'U1' });
     h.slack.rateLimitNext(2, 1, 'chat.postMessage');
     const started = Date.now();
-    await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')), 20_000);
+    await h.slack.waitFor(
+      (c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')),
+      20_000,
+    );
     const limited = h.slack.calls.filter((c) => c.status === 429);
     expect(limited).toHaveLength(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
@@ -140,6 +177,49 @@ describe('diagnosis queue', () => {
     await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')));
   });
 
+  it('runs the jobs an earlier version queued under the same queue name (job names, ids and data unchanged)', async () => {
+    h = await startQueueHarness(async () => storageUriNotFoundReport());
+    // what the version before the job kind registry added: BullMQ job name = kind, its own ids
+    const raw = new Queue(h.name, { connection: h.queue.connection, prefix: 'bull' });
+    await raw.add(
+      'diagnose',
+      {
+        kind: 'diagnose',
+        target,
+        subscriber: { channel: 'C1', threadTs: '5.5', rootTs: '5.5', user: 'U1' },
+        requestedAt: new Date().toISOString(),
+        requestId: 'r-0123456789ab',
+      },
+      {
+        jobId: 'diagnose__default__sklearn-iris__r-0123456789ab',
+        deduplication: { id: 'diagnose__default__sklearn-iris' },
+      },
+    );
+    await raw.add('status', { kind: 'status', namespace: 'default', channel: 'C2', user: 'U1' }, { attempts: 2 });
+    await raw.close();
+    h.startWorker();
+    await h.slack.waitFor(
+      (c) =>
+        c.some((x) => x.method === 'chat.update' && x.body.ts === '5.5' && String(x.body.text).startsWith('❌')) &&
+        c.some((x) => x.method === 'chat.postMessage' && x.body.channel === 'C2'),
+    );
+    // a post reaches Slack before its job is marked completed: wait for both jobs to finish
+    await until(
+      async () => (await h?.queue.queue.getJobCountByTypes('waiting', 'active', 'delayed')) === 0,
+      'both queued jobs to complete',
+    );
+    // the same request added again by this version is the same job: nothing new runs
+    const again = await h.queue.add({
+      kind: 'diagnose',
+      target,
+      subscriber: { channel: 'C1', threadTs: '5.5', rootTs: '5.5', user: 'U1' },
+      requestedAt: new Date().toISOString(),
+      requestId: 'r-0123456789ab',
+    });
+    expect(again).toEqual({ jobId: 'diagnose__default__sklearn-iris__r-0123456789ab', created: true });
+    expect(await h.queue.queue.getJobCountByTypes('waiting', 'active', 'delayed')).toBe(0);
+  });
+
   it('keeps a queued job across a Redis restart (AOF)', async () => {
     const dir = tempDir('isvc-aof-');
     let redis = await startRedisServer({ dir, appendOnly: true });
@@ -150,7 +230,10 @@ describe('diagnosis queue', () => {
     redis = await startRedisServer({ dir, appendOnly: true, port: redis.port });
     try {
       h.startWorker();
-      await h.slack.waitFor((c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')), 20_000);
+      await h.slack.waitFor(
+        (c) => c.some((x) => x.method === 'chat.update' && String(x.body.text).startsWith('❌')),
+        20_000,
+      );
     } finally {
       await h.close();
       h = undefined;
@@ -159,7 +242,13 @@ describe('diagnosis queue', () => {
   });
 
   it('answers QueueUnavailableError quickly when Redis is down', async () => {
-    const queue = new DiagnosisQueue({ redisUrl: 'redis://127.0.0.1:1', name: 'down', attempts: 1, backoffMs: 10, opTimeoutMs: 500 });
+    const queue = new ClusterJobQueue({
+      redisUrl: 'redis://127.0.0.1:1',
+      name: 'down',
+      attempts: 1,
+      backoffMs: 10,
+      opTimeoutMs: 500,
+    });
     // without opTimeoutMs the call would wait for Redis forever (the test's timeout would fail it); no wall-clock bound
     await expect(queue.running(target)).rejects.toBeInstanceOf(QueueUnavailableError);
     await queue.close();

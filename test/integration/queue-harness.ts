@@ -3,21 +3,19 @@ import { randomUUID } from 'node:crypto';
 import type { TargetRef } from '../../src/core/target-ref.js';
 import type { Report } from '../../src/findings/types.js';
 import { slackDiagnosisNotifier } from '../../src/notify/slack-diagnosis-notifier.js';
-import { DiagnosisQueue } from '../../src/queue/diagnosis-queue.js';
-import { createDiagnosisWorker } from '../../src/queue/diagnosis-worker.js';
+import { ClusterJobQueue } from '../../src/queue/cluster-job-queue.js';
+import { createClusterJobWorker } from '../../src/queue/cluster-job-worker.js';
 import type { JobDeps } from '../../src/queue/process-job.js';
 import { createSlackPoster, createSlackWebClient } from '../../src/slack/web-api-poster.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 
-
-
 export interface QueueHarness {
   name: string;
   slack: FakeSlackApi;
-  queue: DiagnosisQueue;
+  queue: ClusterJobQueue;
   deps: JobDeps;
-  startWorker(concurrency?: number): ReturnType<typeof createDiagnosisWorker>;
+  startWorker(concurrency?: number): ReturnType<typeof createClusterJobWorker>;
   close(): Promise<void>;
 }
 
@@ -29,7 +27,13 @@ export async function startQueueHarness(
   const name = `test-${randomUUID().slice(0, 8)}`;
   const slack = await startFakeSlackApi();
   const client = createSlackWebClient({ botToken: 'xoxb-test', apiUrl: slack.apiUrl, retries: 3 });
-  const queue = new DiagnosisQueue({ redisUrl: url, name, attempts: options.attempts ?? 3, backoffMs: options.backoffMs ?? 100, opTimeoutMs: 1500 });
+  const queue = new ClusterJobQueue({
+    redisUrl: url,
+    name,
+    attempts: options.attempts ?? 3,
+    backoffMs: options.backoffMs ?? 100,
+    opTimeoutMs: 1500,
+  });
   const deps: JobDeps = {
     diagnose,
     listStatus: async () => [],
@@ -37,14 +41,14 @@ export async function startQueueHarness(
     store: queue.store,
     backoffMs: options.backoffMs ?? 100,
   };
-  const workers: Array<ReturnType<typeof createDiagnosisWorker>> = [];
+  const workers: Array<ReturnType<typeof createClusterJobWorker>> = [];
   return {
     name,
     slack,
     queue,
     deps,
     startWorker: (concurrency = 2) => {
-      const w = createDiagnosisWorker({ redisUrl: url, name, concurrency }, deps);
+      const w = createClusterJobWorker({ redisUrl: url, name, concurrency }, deps);
       workers.push(w);
       return w;
     },

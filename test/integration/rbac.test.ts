@@ -36,7 +36,14 @@ import type { SlackMessage } from '../../src/slack/slack-message.js';
 import type { SlackPoster } from '../../src/slack/slack-poster.js';
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { configFileOf, findObject, renderKustomization, type ManifestObject } from '../support/rbac/manifests.js';
-import { authorize, policyFromObjects, unusedAtoms, withBindingsCopiedTo, type RbacPolicy, type ResourceRequest } from '../support/rbac/rbac-policy.js';
+import {
+  authorize,
+  policyFromObjects,
+  unusedAtoms,
+  withBindingsCopiedTo,
+  type RbacPolicy,
+  type ResourceRequest,
+} from '../support/rbac/rbac-policy.js';
 import { listScenarios } from '../support/scenarios.js';
 
 const APPROVER = 'U0APPROVER';
@@ -65,7 +72,8 @@ function fakePoster(): SlackPoster & { posted: Array<{ channel: string; message:
     posted,
     post: async (channel, message, threadTs) => {
       posted.push({ channel, message, ...(threadTs ? { threadTs } : {}) });
-      return `1700000000.${String((n += 1)).padStart(6, '0')}`;
+      n += 1;
+      return `1700000000.${String(n).padStart(6, '0')}`;
     },
     update: async () => undefined,
     ephemeral: async () => undefined,
@@ -75,7 +83,10 @@ function fakePoster(): SlackPoster & { posted: Array<{ channel: string; message:
 function proposalIds(poster: ReturnType<typeof fakePoster>): string[] {
   const ids: string[] = [];
   for (const p of poster.posted)
-    for (const block of (p.message.blocks ?? []) as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>)
+    for (const block of (p.message.blocks ?? []) as Array<{
+      type: string;
+      elements?: Array<{ action_id?: string; value?: string }>;
+    }>)
       for (const e of block.elements ?? []) if (e.action_id === 'remediation.approve' && e.value) ids.push(e.value);
   return ids;
 }
@@ -90,13 +101,19 @@ function remediationDeps(sim: RunningSimulator, poster: SlackPoster, jobs: Remed
     notify: slackRemediationNotifier(poster),
     groups: { members: async () => new Map() },
     enqueue: async (job) => void jobs.push(job),
-    diagnose: (target, signal) => diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+    diagnose: (target, signal) =>
+      diagnose(kubeConfig, target, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
     warn: () => undefined,
   });
 }
 
 /** Approves the n-th proposal the bot offers and runs the apply job as the worker would. */
-async function approveAndApply(deps: RemediationDeps, poster: ReturnType<typeof fakePoster>, jobs: RemediateJob[], index: number): Promise<string | null> {
+async function approveAndApply(
+  deps: RemediationDeps,
+  poster: ReturnType<typeof fakePoster>,
+  jobs: RemediateJob[],
+  index: number,
+): Promise<string | null> {
   const id = proposalIds(poster)[index];
   if (!id) return null;
   const click = await approveClick(deps, { proposalId: id, user: APPROVER, channel: 'C0RBAC' });
@@ -112,7 +129,12 @@ async function approveAndApply(deps: RemediationDeps, poster: ReturnType<typeof 
  * For the first three proposals `offer` makes, each on a fresh simulator: approve it and apply it as
  * the worker would, collecting the requests (`untilNone`: stop at the first index nothing was applied).
  */
-async function eachProposal(snapshot: Snapshot, origin: string, untilNone: boolean, offer: (deps: RemediationDeps, sim: RunningSimulator) => Promise<unknown>): Promise<void> {
+async function eachProposal(
+  snapshot: Snapshot,
+  origin: string,
+  untilNone: boolean,
+  offer: (deps: RemediationDeps, sim: RunningSimulator) => Promise<unknown>,
+): Promise<void> {
   for (let index = 0; index < 3; index += 1) {
     const sim = await startSimulator({ snapshot });
     try {
@@ -130,7 +152,13 @@ async function eachProposal(snapshot: Snapshot, origin: string, untilNone: boole
 }
 
 function toRequest(r: RecordedRequest): ResourceRequest {
-  return { verb: r.verb, group: r.group, resource: r.resource, ...(r.namespace !== undefined ? { namespace: r.namespace } : {}), ...(r.name !== undefined ? { name: r.name } : {}) };
+  return {
+    verb: r.verb,
+    group: r.group,
+    resource: r.resource,
+    ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+    ...(r.name !== undefined ? { name: r.name } : {}),
+  };
 }
 
 const resourceRequests = () => collected.filter((r) => r.resource !== '');
@@ -138,7 +166,9 @@ const resourceRequests = () => collected.filter((r) => r.resource !== '');
 /** The rendered policy, with per-namespace bindings copied to every namespace the requests touch. */
 function effectivePolicy(): RbacPolicy {
   const skip = new Set([sa.namespace, config.diagnosis.knativeNamespace]);
-  const namespaces = [...new Set(resourceRequests().flatMap((r) => (r.namespace && !skip.has(r.namespace) ? [r.namespace] : [])))];
+  const namespaces = [
+    ...new Set(resourceRequests().flatMap((r) => (r.namespace && !skip.has(r.namespace) ? [r.namespace] : []))),
+  ];
   return withBindingsCopiedTo(policyFromObjects(objects), PER_NAMESPACE, namespaces);
 }
 
@@ -182,7 +212,12 @@ describe('the requests the code makes', () => {
     try {
       const kubeConfig = kubeConfigForServer(sim.url);
       expect((await listIsvcStatus(kubeConfig, 'default')).length).toBeGreaterThanOrEqual(0);
-      const ready = await readinessChecker({ pingRedis: async () => undefined, kubeConfig, metrics: createBotMetrics({ defaultMetrics: false }) })();
+      expect((await listIsvcStatus(kubeConfig, null)).length).toBeGreaterThanOrEqual(0); // `/isvc status` without -n
+      const ready = await readinessChecker({
+        pingRedis: async () => undefined,
+        kubeConfig,
+        metrics: createBotMetrics({ defaultMetrics: false }),
+      })();
       expect(ready.checks.kubernetes).toBe('ok');
       collect('status and readiness', sim);
     } finally {
@@ -216,42 +251,58 @@ describe('the requests the code makes', () => {
   it.each([
     ['every namespace', null],
     ['listed namespaces', ['kserve-test', 'default']],
-  ])('runs the unready-watcher over %s: discovery, informers, the Lease, incident jobs', async (_what, namespaces) => {
-    const snapshot: Snapshot = await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found'));
-    // a cluster migrating from KFServing to KServe: discovery shows both groups, the watcher watches both
-    snapshot.cluster = { ...snapshot.cluster, kserve: '0.11' };
-    const sim = await startSimulator({ snapshot });
-    const poster = fakePoster();
-    const prefix = `rbac-${randomUUID().slice(0, 8)}`;
-    const watcherConfig: AppConfig = { ...config, namespaces, podNamespace: sa.namespace, alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 }, leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 } };
-    const kubeConfig = kubeConfigForServer(sim.url);
-    const incidents = startIncidents({
-      config: watcherConfig,
-      runWorker: true,
-      runWatcher: true,
-      kubeConfig,
-      connection: redis,
-      prefix,
-      notify: slackIncidentNotifier(poster),
-      diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
-      logger: silentLogger,
-      refreshDelayMs: 50,
-    });
-    try {
-      const deadline = Date.now() + 20_000;
-      // an incident root in the alerts channel and the diagnosis in its thread
-      while (!(poster.posted.some((p) => p.channel === 'C0ALERTS' && !p.threadTs) && poster.posted.some((p) => p.channel === 'C0ALERTS' && p.threadTs))) {
-        if (Date.now() > deadline) throw new Error('no incident was posted');
-        await new Promise((r) => setTimeout(r, 50));
+  ])(
+    'runs the unready-watcher over %s: discovery, informers, the Lease, incident jobs',
+    async (_what, namespaces) => {
+      const snapshot: Snapshot = await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found'));
+      // a cluster migrating from KFServing to KServe: discovery shows both groups, the watcher watches both,
+      // and (KServe 0.20) the LLMInferenceServices
+      snapshot.cluster = { ...snapshot.cluster, kserve: '0.20' };
+      const sim = await startSimulator({ snapshot });
+      const poster = fakePoster();
+      const prefix = `rbac-${randomUUID().slice(0, 8)}`;
+      const watcherConfig: AppConfig = {
+        ...config,
+        namespaces,
+        podNamespace: sa.namespace,
+        alerts: { ...config.alerts, channel: 'C0ALERTS', unreadyAfterMs: 50 },
+        leaderElection: { ...config.leaderElection, leaseDurationMs: 1000 },
+      };
+      const kubeConfig = kubeConfigForServer(sim.url);
+      const incidents = startIncidents({
+        config: watcherConfig,
+        runWorker: true,
+        runWatcher: true,
+        kubeConfig,
+        connection: redis,
+        prefix,
+        notify: slackIncidentNotifier(poster),
+        diagnose: (t, signal) => diagnose(kubeConfig, t, { config: config.diagnosis, ...(signal ? { signal } : {}) }),
+        logger: silentLogger,
+        refreshDelayMs: 50,
+      });
+      try {
+        const deadline = Date.now() + 20_000;
+        // an incident root in the alerts channel and the diagnosis in its thread
+        while (
+          !(
+            poster.posted.some((p) => p.channel === 'C0ALERTS' && !p.threadTs) &&
+            poster.posted.some((p) => p.channel === 'C0ALERTS' && p.threadTs)
+          )
+        ) {
+          if (Date.now() > deadline) throw new Error('no incident was posted');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await incidents.close();
+        collect(`watcher (${namespaces ? 'namespaces' : 'all'})`, sim);
+        await sim.close();
       }
-    } finally {
-      await incidents.close();
-      collect(`watcher (${namespaces ? 'namespaces' : 'all'})`, sim);
-      await sim.close();
-    }
-    const leases = collected.filter((r) => r.resource === 'leases');
-    expect(new Set(leases.map((r) => r.verb))).toEqual(new Set(['get', 'create', 'update']));
-  }, 30_000);
+      const leases = collected.filter((r) => r.resource === 'leases');
+      expect(new Set(leases.map((r) => r.verb))).toEqual(new Set(['get', 'create', 'update']));
+    },
+    30_000,
+  );
 });
 
 describe('the RBAC in deploy/ (http overlay with every opt-in piece, bound to the bot service account)', () => {
@@ -262,7 +313,9 @@ describe('the RBAC in deploy/ (http overlay with every opt-in piece, bound to th
         .filter((o) => o.apiVersion.startsWith('rbac.authorization.k8s.io/'))
         .map((o) => JSON.stringify(o))
         .sort();
-    expect(rbacOf(renderKustomization('deploy/overlays/socket-mode').objects)).toEqual(rbacOf(renderKustomization('deploy/overlays/http').objects));
+    expect(rbacOf(renderKustomization('deploy/overlays/socket-mode').objects)).toEqual(
+      rbacOf(renderKustomization('deploy/overlays/http').objects),
+    );
   });
 
   it('allows every request the code makes', () => {
@@ -277,13 +330,20 @@ describe('the RBAC in deploy/ (http overlay with every opt-in piece, bound to th
   });
 
   it('makes no request outside the API resources but discovery (allowed to every authenticated user by system:discovery)', () => {
-    const other = collected.filter((r) => r.resource === '' && !(r.method === 'GET' && /^\/(version|api|apis)(\/[^/]+){0,2}\/?$/.test(r.path)));
+    const other = collected.filter(
+      (r) => r.resource === '' && !(r.method === 'GET' && /^\/(version|api|apis)(\/[^/]+){0,2}\/?$/.test(r.path)),
+    );
     expect(other.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
   it('grants nothing that no request uses', () => {
     const unused = unusedAtoms(effectivePolicy(), sa, resourceRequests().map(toRequest));
-    expect(unused.map((a) => `${a.rule} via ${a.binding}: ${a.verb} ${a.group || 'core'}/${a.resource}${a.resourceName ? ` name=${a.resourceName}` : ''}`)).toEqual([]);
+    expect(
+      unused.map(
+        (a) =>
+          `${a.rule} via ${a.binding}: ${a.verb} ${a.group || 'core'}/${a.resource}${a.resourceName ? ` name=${a.resourceName}` : ''}`,
+      ),
+    ).toEqual([]);
   });
 
   it('every remediation action was applied by some scenario (a new action needs a scenario and its RBAC)', () => {

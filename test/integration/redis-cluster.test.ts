@@ -17,7 +17,11 @@ let h: BotHarness;
 
 beforeAll(async () => {
   redis = await startRedisCluster(3);
-  h = await startBotHarness({ scenario: 'oom-exit-code-137', redisUrl: redis.url, file: { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } } });
+  h = await startBotHarness({
+    scenario: 'oom-exit-code-137',
+    redisUrl: redis.url,
+    file: { approvers: [APPROVER], remediation: { verifyTimeout: '1s', verifyPoll: '100ms' } },
+  });
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -25,12 +29,19 @@ afterAll(async () => {
 });
 
 describe('on Redis Cluster', () => {
-  it('keeps all of a queue\'s keys under one hash tag', async () => {
+  it("keeps all of a queue's keys under one hash tag", async () => {
     expect(h.bot.queue.queue.opts.prefix).toBe(`{${h.prefix}}`);
   });
 
   it('diagnoses: root message, report in the thread, a proposal', async () => {
-    expect((await postSignedCommand(h.eventsUrl, SIGNING_SECRET, { text: 'diagnose sklearn-iris -n default', channel_id: 'C0RC' })).status).toBe(200);
+    expect(
+      (
+        await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+          text: 'diagnose sklearn-iris -n default',
+          channel_id: 'C0RC',
+        })
+      ).status,
+    ).toBe(200);
     await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RC').length > 0, 30_000);
     const replies = h.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0RC' && c.body.thread_ts);
     expect(replies.some((c) => textOf(c.body).includes('OOM_KILLED'))).toBe(true);
@@ -38,10 +49,24 @@ describe('on Redis Cluster', () => {
 
   it('applies an approved proposal once', async () => {
     const proposal = proposalMessages(h.slack, 'C0RC')[0]!;
-    expect(await postSignedClick(h.eventsUrl, SIGNING_SECRET, { actionId: 'remediation.approve', value: proposalIdOf(proposal), user: APPROVER, channel: 'C0RC', messageTs: String(proposal.response!.ts) })).toBe(200);
-    await h.slack.waitFor(() => writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' }).length > 0, 30_000);
+    expect(
+      await postSignedClick(h.eventsUrl, SIGNING_SECRET, {
+        actionId: 'remediation.approve',
+        value: proposalIdOf(proposal),
+        user: APPROVER,
+        channel: 'C0RC',
+        messageTs: String(proposal.response!.ts),
+      }),
+    ).toBe(200);
+    await h.slack.waitFor(
+      () => writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' }).length > 0,
+      30_000,
+    );
     expect(writes(h.sim.requests, { verb: 'patch', resource: 'inferenceservices' })).toHaveLength(1);
-    expect(((h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any).default.predictor.sklearn.resources.limits.memory)).toBe('512Mi');
+    expect(
+      (h.sim.store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'sklearn-iris')!.spec as any)
+        .default.predictor.sklearn.resources.limits.memory,
+    ).toBe('512Mi');
   });
 
   it('spreads nothing of one queue over several slots', async () => {

@@ -1,21 +1,34 @@
 /**
  * Every scenario folder is a test: the snapshot is served by the cluster simulator over HTTP and
- * diagnosed through @kubernetes/client-node, exactly as a live cluster would be. Afterwards, every
- * code a registered playbook emits must have been produced by at least one scenario.
+ * diagnosed through @kubernetes/client-node, exactly as a live cluster would be. Its advice is
+ * judged too: the root cause's next step names the terms written from the report's fix
+ * (`expect.yaml` `next` / `nextNot`), and no next step of the report has an unfilled placeholder, a
+ * field path this InferenceService does not have or a generic phrase outside a labelled fallback.
+ * Afterwards, every code a registered playbook emits must have been produced by at least one scenario.
  */
 import { describe, expect, it } from '@jest/globals';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
 import { diagnose } from '../../src/app/diagnoser.js';
 import { diagnosisConfigFrom } from '../../src/cli/diagnose-command.js';
+import { judgeAdvice } from '../../src/findings/next-step-quality.js';
 import { kubeConfigForServer } from '../../src/kube/client.js';
 import { renderJsonReport } from '../../src/render/json-report.js';
 import { renderTextReport } from '../../src/render/text-report.js';
 import { startSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
+import { readInferenceService } from '../support/read-inference-service.js';
 import { listScenarios } from '../support/scenarios.js';
 
 const scenarios = listScenarios();
 const produced = new Set<string>();
+
+/** Scenarios whose next step does not yet name the report's fix; a listed one that passes fails (shrink the list). */
+const ADVICE_GAPS = new Set<string>([
+  // what the storage-initializer laid out is read only for a running server: a crashed one's would be a third wave
+  'crashloop-model-file-missing',
+  // the auth object on the gateway is read only when no probe status was logged (the request budget)
+  'ingress-auth-302-uaex',
+]);
 
 describe('scenarios', () => {
   it('exist', () => {
@@ -27,19 +40,33 @@ describe('scenarios', () => {
     const simulator = await startSimulator({ snapshot, port: 0 });
     try {
       const config = snapshot.config !== undefined ? diagnosisConfigFrom(snapshot.config, 'config.yaml') : {};
-      const report = await diagnose(kubeConfigForServer(simulator.url), scenario.expect.target, { config, now: () => new Date('2024-06-01T00:00:00Z') });
+      const report = await diagnose(kubeConfigForServer(simulator.url), scenario.expect.target, {
+        config,
+        now: () => new Date('2024-06-01T00:00:00Z'),
+      });
       const codes = report.findings.map((f) => f.code);
-      codes.forEach((c) => produced.add(c));
+      for (const c of codes) produced.add(c);
       const summary = `${scenario.name}: got ${codes.join(', ')}`;
-      for (const code of scenario.expect.must) expect({ summary, has: codes.includes(code as never) }).toEqual({ summary, has: true });
-      for (const code of scenario.expect.mustNot) expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({ summary, forbidden: code, has: false });
-      if (report.rootCause) expect({ summary, next: Boolean(report.findings[0]!.next) }).toEqual({ summary, next: true });
-      if (scenario.expect.rootCause !== undefined) expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
+      for (const code of scenario.expect.must)
+        expect({ summary, has: codes.includes(code as never) }).toEqual({ summary, has: true });
+      for (const code of scenario.expect.mustNot)
+        expect({ summary, forbidden: code, has: codes.includes(code as never) }).toEqual({
+          summary,
+          forbidden: code,
+          has: false,
+        });
+      if (report.rootCause)
+        expect({ summary, next: Boolean(report.findings[0]!.next) }).toEqual({ summary, next: true });
+      if (scenario.expect.rootCause !== undefined)
+        expect({ summary, rootCause: report.rootCause }).toEqual({ summary, rootCause: scenario.expect.rootCause });
       // the root cause carries its deciding line whole among its evidence, and a next step
       const root = report.rootCause ? report.findings[0]! : undefined;
       if (root && scenario.expect.decidingLine) {
         const shown = root.evidence.flatMap((e) => [e.text ?? '', ...(e.excerpt ?? [])]);
-        expect({ summary, decidingLineShown: shown.some((l) => l.includes(scenario.expect.decidingLine!)) }).toEqual({ summary, decidingLineShown: true });
+        expect({ summary, decidingLineShown: shown.some((l) => l.includes(scenario.expect.decidingLine!)) }).toEqual({
+          summary,
+          decidingLineShown: true,
+        });
       }
       if (root?.severity === 'error') expect({ summary, next: Boolean(root.next) }).toEqual({ summary, next: true });
       const outputs = [renderJsonReport(report), renderTextReport(report)];
@@ -47,6 +74,19 @@ describe('scenarios', () => {
       // the diagnosis reads what the evidence needs, and no more
       expect(report.stats.apiRequests).toBeLessThanOrEqual(20);
       expect(report.stats.apiRequests).toBe(simulator.requests.length);
+      // the advice: what the report's fix names, and nothing unusable in any next step
+      const isvc = await readInferenceService(simulator.url, report);
+      const advice = judgeAdvice(report, scenario.expect.next, scenario.expect.nextNot, isvc);
+      const judged = {
+        summary,
+        next: advice.text,
+        missing: advice.missing,
+        wrong: advice.wrong,
+        problems: advice.problems,
+      };
+      if (!ADVICE_GAPS.has(scenario.name))
+        expect(judged).toEqual({ summary, next: advice.text, missing: [], wrong: [], problems: [] });
+      else expect({ summary, stillAGap: !advice.ok }).toEqual({ summary, stillAGap: true });
     } finally {
       await simulator.close();
     }

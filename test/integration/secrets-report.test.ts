@@ -32,9 +32,17 @@ describe('secrets in cluster data, through the CLI', () => {
   }, 600_000);
 
   it('shows terminal control sequences from the cluster in the text output instead of sending them', async () => {
-    const lines = ['\u001b[2J\u001b[HERROR Access Denied', 'ERROR see \u001b]8;;https://evil.example\u001b\\the docs\u001b]8;;\u001b\\ (403)', 'ERROR 403 \u009b31mForbidden\u0007'];
+    const lines = [
+      '\u001b[2J\u001b[HERROR Access Denied',
+      'ERROR see \u001b]8;;https://evil.example\u001b\\the docs\u001b]8;;\u001b\\ (403)',
+      'ERROR 403 \u009b31mForbidden\u0007',
+    ];
     const place = { lines };
-    writeSecretsSnapshot(path.join(dir, 'escapes'), { log: place, podMessage: place, modelStatus: place, condition: place, event: place }, { logsReadable: true });
+    writeSecretsSnapshot(
+      path.join(dir, 'escapes'),
+      { log: place, podMessage: place, modelStatus: place, condition: place, event: place },
+      { logsReadable: true },
+    );
     const r = await runCli(['diagnose', TARGET.name, '-n', TARGET.namespace, '--snapshot', path.join(dir, 'escapes')]);
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);

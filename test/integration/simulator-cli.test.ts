@@ -12,8 +12,14 @@ const FIXTURES = path.resolve('test/fixtures/simulator');
 function captureOutput() {
   const out: string[] = [];
   const err: string[] = [];
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true));
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
   return {
     out: () => out.join(''),
     err: () => err.join(''),
@@ -61,7 +67,10 @@ it('rejects a missing folder and YAML that does not parse, naming file and line'
 
 it('refuses a cluster.yaml that its objects contradict, with one line naming the file and key', async () => {
   const dir = tempDir('simulate-cluster-');
-  await writeFile(path.join(dir, 'objects.yaml'), 'apiVersion: serving.kubeflow.org/v1beta1\nkind: InferenceService\nmetadata: {name: flowers, namespace: default}\n');
+  await writeFile(
+    path.join(dir, 'objects.yaml'),
+    'apiVersion: serving.kubeflow.org/v1beta1\nkind: InferenceService\nmetadata: {name: flowers, namespace: default}\n',
+  );
   await writeFile(path.join(dir, 'cluster.yaml'), 'kfserving: 0.4\n');
   const result = await run(['--snapshot', dir]);
   expect(result).toMatchObject({ code: 2, out: '' });
@@ -75,7 +84,16 @@ it('serves until SIGTERM, printing the URL and writing a kubeconfig', async () =
   const kubeconfig = path.join(tempDir('simulate-'), 'kubeconfig');
   const output = captureOutput();
   try {
-    const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--port', '0', '--latency', '1', '--kubeconfig-out', kubeconfig]);
+    const done = runSimulateCommand([
+      '--snapshot',
+      path.join(FIXTURES, 'basic'),
+      '--port',
+      '0',
+      '--latency',
+      '1',
+      '--kubeconfig-out',
+      kubeconfig,
+    ]);
     const deadline = Date.now() + 20_000;
     while (!output.out().includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(output.out());

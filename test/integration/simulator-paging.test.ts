@@ -7,7 +7,12 @@ import { describe, expect, it } from '@jest/globals';
 import { kubeConfigForServer, makeKubeClients, type KubeClients } from '../../src/kube/client.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
-const configMap = (name: string, namespace: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { v: '1' } });
+const configMap = (name: string, namespace: string, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, labels },
+  data: { v: '1' },
+});
 const OBJECTS = [
   configMap('a', 'ns1', { tier: 'model' }),
   configMap('b', 'ns1'),
@@ -42,9 +47,17 @@ describe('paged lists', () => {
       const first = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2 });
       expect(first.items.map((i) => i.metadata?.name)).toEqual(['a', 'b']);
       expect(first.metadata?.remainingItemCount).toBe(3);
-      const second = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2, _continue: first.metadata!._continue! });
+      const second = await kube.core.listNamespacedConfigMap({
+        namespace: 'ns1',
+        limit: 2,
+        _continue: first.metadata!._continue!,
+      });
       expect(second.items.map((i) => i.metadata?.name)).toEqual(['c', 'd']);
-      const last = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2, _continue: second.metadata!._continue! });
+      const last = await kube.core.listNamespacedConfigMap({
+        namespace: 'ns1',
+        limit: 2,
+        _continue: second.metadata!._continue!,
+      });
       expect(last.items.map((i) => i.metadata?.name)).toEqual(['e']);
       expect(last.metadata?._continue).toBeUndefined();
       expect(last.metadata?.remainingItemCount).toBeUndefined();
@@ -55,24 +68,48 @@ describe('paged lists', () => {
   it('keeps later pages consistent with the first while objects change', async () => {
     await withSimulator(async (sim, kube) => {
       const first = await kube.core.listConfigMapForAllNamespaces({ limit: 3 });
-      expect(first.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual(['ns1/a', 'ns1/b', 'ns1/c']);
+      expect(first.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual([
+        'ns1/a',
+        'ns1/b',
+        'ns1/c',
+      ]);
       sim.store.delete('v1', 'ConfigMap', 'ns1', 'd');
       sim.store.upsert(configMap('f', 'ns1'));
       sim.store.upsert({ ...configMap('e', 'ns1'), data: { v: '2' } });
       const rest = await kube.core.listConfigMapForAllNamespaces({ limit: 10, _continue: first.metadata!._continue! });
-      expect(rest.items.map((i) => [`${i.metadata?.namespace}/${i.metadata?.name}`, i.data?.v])).toEqual([['ns1/d', '1'], ['ns1/e', '1'], ['ns2/a', '1']]);
+      expect(rest.items.map((i) => [`${i.metadata?.namespace}/${i.metadata?.name}`, i.data?.v])).toEqual([
+        ['ns1/d', '1'],
+        ['ns1/e', '1'],
+        ['ns2/a', '1'],
+      ]);
       expect(rest.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
       const fresh = await kube.core.listConfigMapForAllNamespaces({});
-      expect(fresh.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual(['ns1/a', 'ns1/b', 'ns1/c', 'ns1/e', 'ns1/f', 'ns2/a']);
+      expect(fresh.items.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual([
+        'ns1/a',
+        'ns1/b',
+        'ns1/c',
+        'ns1/e',
+        'ns1/f',
+        'ns2/a',
+      ]);
     });
   });
 
   it('applies selectors within pages and leaves out remainingItemCount when it filters', async () => {
     await withSimulator(async (_sim, kube) => {
-      const first = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', labelSelector: 'tier=model', limit: 2 });
+      const first = await kube.core.listNamespacedConfigMap({
+        namespace: 'ns1',
+        labelSelector: 'tier=model',
+        limit: 2,
+      });
       expect(first.items.map((i) => i.metadata?.name)).toEqual(['a', 'c']);
       expect(first.metadata?.remainingItemCount).toBeUndefined();
-      const rest = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', labelSelector: 'tier=model', limit: 2, _continue: first.metadata!._continue! });
+      const rest = await kube.core.listNamespacedConfigMap({
+        namespace: 'ns1',
+        labelSelector: 'tier=model',
+        limit: 2,
+        _continue: first.metadata!._continue!,
+      });
       expect(rest.items.map((i) => i.metadata?.name)).toEqual(['e']);
     });
   });
@@ -82,10 +119,15 @@ describe('paged lists', () => {
       const first = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2 });
       sim.store.upsert(configMap('z', 'ns1'));
       sim.store.compact();
-      const expired = await failure(kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2, _continue: first.metadata!._continue! }));
+      const expired = await failure(
+        kube.core.listNamespacedConfigMap({ namespace: 'ns1', limit: 2, _continue: first.metadata!._continue! }),
+      );
       expect(expired).toMatchObject({ code: 410, body: { kind: 'Status', reason: 'Expired', code: 410 } });
       expect(expired.body.message).toMatch(/^The provided continue parameter is too old/);
-      const resumed = await kube.core.listNamespacedConfigMap({ namespace: 'ns1', _continue: expired.body.metadata.continue });
+      const resumed = await kube.core.listNamespacedConfigMap({
+        namespace: 'ns1',
+        _continue: expired.body.metadata.continue,
+      });
       expect(resumed.items.map((i) => i.metadata?.name)).toEqual(['c', 'd', 'e', 'z']);
       const bad = await failure(kube.core.listNamespacedConfigMap({ namespace: 'ns1', _continue: 'not-a-token' }));
       expect(bad).toMatchObject({ code: 400, body: { reason: 'BadRequest' } });

@@ -18,9 +18,19 @@ afterEach(async () => {
 it('appends one line per request with what was asked, its status, and when it arrived and was answered', async () => {
   const log = path.join(dir, 'requests.jsonl');
   const out: string[] = [];
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  });
   try {
-    const done = runSimulateCommand(['--snapshot', path.join(FIXTURES, 'basic'), '--latency', '30', '--request-log', log]);
+    const done = runSimulateCommand([
+      '--snapshot',
+      path.join(FIXTURES, 'basic'),
+      '--latency',
+      '30',
+      '--request-log',
+      log,
+    ]);
     const deadline = Date.now() + 20_000;
     while (!out.join('').includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     const url = /listening on (\S+)/.exec(out.join(''))![1]!;
@@ -31,10 +41,26 @@ it('appends one line per request with what was asked, its status, and when it ar
   } finally {
     stdout.mockRestore();
   }
-  const lines = (await readFile(log, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  const lines = (await readFile(log, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
   expect(lines).toEqual([
-    expect.objectContaining({ method: 'GET', verb: 'list', resource: 'pods', namespace: 'kserve-test', query: { labelSelector: 'app=x' }, status: 200 }),
-    expect.objectContaining({ verb: 'get', group: 'serving.kserve.io', resource: 'inferenceservices', name: 'missing', status: 404 }),
+    expect.objectContaining({
+      method: 'GET',
+      verb: 'list',
+      resource: 'pods',
+      namespace: 'kserve-test',
+      query: { labelSelector: 'app=x' },
+      status: 200,
+    }),
+    expect.objectContaining({
+      verb: 'get',
+      group: 'serving.kserve.io',
+      resource: 'inferenceservices',
+      name: 'missing',
+      status: 404,
+    }),
   ]);
   // answered after the 30 ms latency (a timer may fire a millisecond early on the wall clock)
   for (const line of lines) expect(line.doneAt - line.at).toBeGreaterThanOrEqual(25);

@@ -34,9 +34,13 @@ afterEach(async () => {
   await sim.close();
 });
 
-
 function isvc(name: string, storageUri: string): Record<string, unknown> {
-  return { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name, namespace: NS }, spec: { predictor: { model: { storageUri } } } };
+  return {
+    apiVersion: 'serving.kserve.io/v1beta1',
+    kind: 'InferenceService',
+    metadata: { name, namespace: NS },
+    spec: { predictor: { model: { storageUri } } },
+  };
 }
 
 /** Starts a raw client-node Watch, collecting its events; resolves once the request is under way. */
@@ -47,7 +51,12 @@ async function watch(pathName: string, query: Record<string, string | number | b
     pathName,
     query,
     (type, object: { metadata?: { name?: string; resourceVersion?: string }; code?: number }) =>
-      seen.push({ type, name: object.metadata?.name, rv: object.metadata?.resourceVersion, ...(object.code ? { code: object.code } : {}) }),
+      seen.push({
+        type,
+        name: object.metadata?.name,
+        rv: object.metadata?.resourceVersion,
+        ...(object.code ? { code: object.code } : {}),
+      }),
     (err) => {
       done = err;
     },
@@ -69,7 +78,13 @@ describe('watch', () => {
     sim.store.delete('serving.kserve.io/v1beta1', 'InferenceService', NS, 'new-one');
     sim.store.upsert({ ...isvc('elsewhere', 'gs://c'), metadata: { name: 'elsewhere', namespace: 'default' } });
     await until(() => w.seen.length === 5, 'five events');
-    expect(w.seen.map((e) => `${e.type} ${e.name}`)).toEqual(['ADDED sklearn-iris', 'ADDED new-one', 'MODIFIED new-one', 'MODIFIED sklearn-iris', 'DELETED new-one']);
+    expect(w.seen.map((e) => `${e.type} ${e.name}`)).toEqual([
+      'ADDED sklearn-iris',
+      'ADDED new-one',
+      'MODIFIED new-one',
+      'MODIFIED sklearn-iris',
+      'DELETED new-one',
+    ]);
     expect(sim.requests.filter((r) => r.verb === 'watch')).toHaveLength(1);
     w.controller.abort();
   });
@@ -96,7 +111,10 @@ describe('watch', () => {
   });
 
   it('applies selectors: objects leaving the selection arrive as DELETED', async () => {
-    const w = await watch(`/api/v1/pods`, { labelSelector: 'component=predictor', resourceVersion: sim.store.resourceVersion });
+    const w = await watch(`/api/v1/pods`, {
+      labelSelector: 'component=predictor',
+      resourceVersion: sim.store.resourceVersion,
+    });
     const pod = sim.store.get('v1', 'Pod', 'default', 'flowers-predictor-default-7b9c-abcde')!;
     sim.store.upsert({ ...pod, metadata: { ...pod.metadata, labels: { component: 'other' } } });
     sim.store.upsert({ ...pod, metadata: { ...pod.metadata, labels: { component: 'predictor' } } });
@@ -117,12 +135,18 @@ describe('watch', () => {
 
 describe('informer', () => {
   it('sees ADDED then MODIFIED after store.upsert and after a PATCH over HTTP', async () => {
-    const informer = makeInformer<KubernetesObject>(kube.kubeConfig, ISVC_PATH, () =>
-      kube.custom.listNamespacedCustomObject({ ...KSERVE, namespace: NS }) as never,
+    const informer = makeInformer<KubernetesObject>(
+      kube.kubeConfig,
+      ISVC_PATH,
+      () => kube.custom.listNamespacedCustomObject({ ...KSERVE, namespace: NS }) as never,
     );
     const seen: string[] = [];
     informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
-    informer.on('update', (o) => seen.push(`update ${o.metadata?.name} ${(o as { spec?: { predictor?: { model?: { storageUri?: string } } } }).spec?.predictor?.model?.storageUri}`));
+    informer.on('update', (o) =>
+      seen.push(
+        `update ${o.metadata?.name} ${(o as { spec?: { predictor?: { model?: { storageUri?: string } } } }).spec?.predictor?.model?.storageUri}`,
+      ),
+    );
     informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name}`));
     const errors: unknown[] = [];
     informer.on('error', (e) => errors.push(e));
@@ -131,18 +155,29 @@ describe('informer', () => {
     sim.store.upsert(isvc('sklearn-iris', 'gs://from-store'));
     await until(() => seen.length === 2, 'the store update');
     await kube.custom.patchNamespacedCustomObject(
-      { ...KSERVE, namespace: NS, name: 'sklearn-iris', body: { spec: { predictor: { model: { storageUri: 'gs://from-patch' } } } } },
+      {
+        ...KSERVE,
+        namespace: NS,
+        name: 'sklearn-iris',
+        body: { spec: { predictor: { model: { storageUri: 'gs://from-patch' } } } },
+      },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
     await until(() => seen.length === 3, 'the patch');
-    expect(seen).toEqual(['add sklearn-iris', 'update sklearn-iris gs://from-store', 'update sklearn-iris gs://from-patch']);
+    expect(seen).toEqual([
+      'add sklearn-iris',
+      'update sklearn-iris gs://from-store',
+      'update sklearn-iris gs://from-patch',
+    ]);
     expect(errors).toEqual([]);
     await informer.stop();
   });
 
   it('re-lists after a 410 Gone and catches up', async () => {
-    const informer = makeInformer<KubernetesObject>(kube.kubeConfig, ISVC_PATH, () =>
-      kube.custom.listNamespacedCustomObject({ ...KSERVE, namespace: NS }) as never,
+    const informer = makeInformer<KubernetesObject>(
+      kube.kubeConfig,
+      ISVC_PATH,
+      () => kube.custom.listNamespacedCustomObject({ ...KSERVE, namespace: NS }) as never,
     );
     const seen: string[] = [];
     informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));

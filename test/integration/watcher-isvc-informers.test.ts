@@ -12,19 +12,38 @@ import type { IsvcState } from '../../src/watcher/isvc-state.js';
 import { IsvcWatcher } from '../../src/watcher/isvc-watcher.js';
 import { until } from '../support/until.js';
 
-function isvc(name: string, ready: boolean, apiVersion = 'serving.kserve.io/v1beta1', namespace = 'default'): Record<string, unknown> {
+function isvc(
+  name: string,
+  ready: boolean,
+  apiVersion = 'serving.kserve.io/v1beta1',
+  namespace = 'default',
+): Record<string, unknown> {
   return {
     apiVersion,
     kind: 'InferenceService',
     metadata: { name, namespace },
     spec: { predictor: { sklearn: { storageUri: 'gs://m' } } },
-    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? undefined : 'RevisionMissing', lastTransitionTime: new Date().toISOString() }] },
+    status: {
+      conditions: [
+        {
+          type: 'Ready',
+          status: ready ? 'True' : 'False',
+          reason: ready ? undefined : 'RevisionMissing',
+          lastTransitionTime: new Date().toISOString(),
+        },
+      ],
+    },
   };
 }
 
 /** A cluster migrating from KFServing to KServe: it serves all three InferenceService versions. */
-const snapshot = (objects: Record<string, unknown>[]): Snapshot => ({ dir: '/nonexistent', objects, logs: new Map(), deny: [], cluster: { kserve: '0.11', kfserving: '0.6' } });
-
+const snapshot = (objects: Record<string, unknown>[]): Snapshot => ({
+  dir: '/nonexistent',
+  objects,
+  logs: new Map(),
+  deny: [],
+  cluster: { kserve: '0.11', kfserving: '0.6' },
+});
 
 let sim: RunningSimulator;
 let watcher: IsvcWatcher | null = null;
@@ -44,7 +63,14 @@ async function startWatcher(namespaces: string[] | null = ['default', 'team-a'])
 
 beforeEach(async () => {
   changes.length = 0;
-  sim = await startSimulator({ snapshot: snapshot([isvc('a', true), isvc('b', false), isvc('c', true, 'serving.kubeflow.org/v1alpha2', 'team-a'), isvc('x', false, 'serving.kserve.io/v1beta1', 'elsewhere')]) });
+  sim = await startSimulator({
+    snapshot: snapshot([
+      isvc('a', true),
+      isvc('b', false),
+      isvc('c', true, 'serving.kubeflow.org/v1alpha2', 'team-a'),
+      isvc('x', false, 'serving.kserve.io/v1beta1', 'elsewhere'),
+    ]),
+  });
 });
 afterEach(async () => {
   await watcher?.stop();
@@ -57,12 +83,23 @@ const watches = () => sim.requests.filter((r) => r.verb === 'watch' && r.resourc
 
 it('lists every served version in the configured namespaces, then sees a Ready flip through PATCH /status', async () => {
   const w = await startWatcher();
-  expect([...w.all()].map((s) => `${s.key} ${s.ready}`).sort()).toEqual(['default/a true', 'default/b false', 'team-a/c true']);
+  expect([...w.all()].map((s) => `${s.key} ${s.ready}`).sort()).toEqual([
+    'default/a true',
+    'default/b false',
+    'team-a/c true',
+  ]);
   // 3 versions × 2 namespaces
   expect(lists()).toBe(6);
   const kube = makeKubeClients(kubeConfigForServer(sim.url));
   await kube.custom.patchNamespacedCustomObjectStatus(
-    { group: 'serving.kserve.io', version: 'v1beta1', namespace: 'default', plural: 'inferenceservices', name: 'a', body: { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionMissing' }] } } },
+    {
+      group: 'serving.kserve.io',
+      version: 'v1beta1',
+      namespace: 'default',
+      plural: 'inferenceservices',
+      name: 'a',
+      body: { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionMissing' }] } },
+    },
     setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
   );
   await until(() => w.get('default/a')?.ready === false, 'the flip');
@@ -96,7 +133,8 @@ it('restarts the informers after the API server went away (connection refused) a
   await new Promise((r) => setTimeout(r, 300));
   sim = await startSimulator({ snapshot: snapshot([]), port });
   // etcd's revisions carry on across an API server restart; the fresh simulator's start at 1.
-  for (let i = 0; Number(sim.store.resourceVersion) <= lastVersion; i += 1) sim.store.upsert({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `filler-${i}`, namespace: 'default' } });
+  for (let i = 0; Number(sim.store.resourceVersion) <= lastVersion; i += 1)
+    sim.store.upsert({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `filler-${i}`, namespace: 'default' } });
   for (const o of [isvc('a', false), isvc('b', false), isvc('new', false)]) sim.store.upsert(o);
   await until(() => w.get('default/new') !== undefined && w.get('default/a')?.ready === false, 'the restart', 15_000);
   expect(w.restarts).toBeGreaterThan(0);

@@ -17,7 +17,6 @@ afterEach(async () => {
   await sim.close();
 });
 
-
 function candidate(identity: string, events: string[]) {
   return new LeaseElector({
     kubeConfig: kubeConfigForServer(sim.url),
@@ -31,12 +30,30 @@ function candidate(identity: string, events: string[]) {
   });
 }
 
-const holder = () => (sim.store.get('coordination.k8s.io/v1', 'Lease', 'isvc-doctor', 'watcher')?.spec as { holderIdentity?: string } | undefined)?.holderIdentity;
+const holder = () =>
+  (
+    sim.store.get('coordination.k8s.io/v1', 'Lease', 'isvc-doctor', 'watcher')?.spec as
+      | { holderIdentity?: string }
+      | undefined
+  )?.holderIdentity;
 
 it('elects one of two candidates, and the other takes over at once when the leader stops', async () => {
   // The clock stands still (only Date is faked; timers and I/O run): no lease can expire, so a
   // takeover can only come from the leader's release, however slowly a loaded machine runs.
-  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'hrtime', 'performance'] });
+  jest.useFakeTimers({
+    doNotFake: [
+      'nextTick',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+      'queueMicrotask',
+      'hrtime',
+      'performance',
+    ],
+  });
   try {
     const events: string[] = [];
     const a = candidate('a', events);
@@ -64,7 +81,12 @@ it('takes over from a holder that stopped renewing (crashed) once the lease dura
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: { name: 'watcher', namespace: 'isvc-doctor' },
-    spec: { holderIdentity: 'crashed', leaseDurationSeconds: 1, renewTime: new Date().toISOString().replace('Z', '000Z'), leaseTransitions: 0 },
+    spec: {
+      holderIdentity: 'crashed',
+      leaseDurationSeconds: 1,
+      renewTime: new Date().toISOString().replace('Z', '000Z'),
+      leaseTransitions: 0,
+    },
   });
   const events: string[] = [];
   const b = candidate('b', events);
@@ -86,7 +108,10 @@ it('steps down when another process overwrites the lease', async () => {
   a.start();
   await until(() => a.isLeader, 'leading');
   const lease = sim.store.get('coordination.k8s.io/v1', 'Lease', 'isvc-doctor', 'watcher')!;
-  sim.store.upsert({ ...lease, spec: { ...(lease.spec as object), holderIdentity: 'intruder', renewTime: new Date().toISOString() } });
+  sim.store.upsert({
+    ...lease,
+    spec: { ...(lease.spec as object), holderIdentity: 'intruder', renewTime: new Date().toISOString() },
+  });
   await until(() => !a.isLeader, 'stepping down');
   expect(events).toEqual(['a leads', 'a stops']);
   await a.stop();

@@ -45,7 +45,10 @@ async function peakRss(pid: number): Promise<number> {
 
 /** Runs the built CLI; samples the child's VmHWM until it exits (VmHWM only grows, so the last sample is the peak up to then). */
 async function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -64,7 +67,12 @@ async function runCli(args: string[], env: Record<string, string> = {}): Promise
   })();
   const code = await exited;
   await sampler;
-  return { code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), peakRssMb: Math.round(peak) };
+  return {
+    code,
+    stdout: Buffer.concat(out).toString(),
+    stderr: Buffer.concat(err).toString(),
+    peakRssMb: Math.round(peak),
+  };
 }
 
 function snapshotCopy(name: string): string {
@@ -95,21 +103,173 @@ interface Case {
 const diagnose = (snapshot: string, ...more: string[]) => ['diagnose', ...TARGET, '--snapshot', snapshot, ...more];
 
 const CASES: Case[] = [
-  { name: 'malformed YAML in objects.yaml', args: () => { const s = snapshotCopy('malformed'); writeFileSync(path.join(s, 'objects.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: [unclosed\n'); return diagnose(s); }, expect: /malformed\/objects\.yaml:\d+: / },
-  { name: 'objects.yaml that holds no object', args: () => { const s = snapshotCopy('scalar'); writeFileSync(path.join(s, 'objects.yaml'), '42\n---\n- a\n'); return diagnose(s); }, expect: /scalar\/objects\.yaml: document 1 is not a Kubernetes object/ },
-  { name: 'a snapshot folder that does not exist', args: () => diagnose(path.join(dir, 'nowhere')), expect: /nowhere does not exist/ },
-  { name: 'a snapshot folder without objects.yaml', args: () => { const s = path.join(dir, 'empty'); mkdirSync(s, { recursive: true }); return diagnose(s); }, expect: /empty\/objects\.yaml: missing objects\.yaml/ },
-  { name: 'a snapshot that is a file', args: () => { const f = path.join(dir, 'file-not-folder'); writeFileSync(f, 'x'); return diagnose(f); }, expect: /file-not-folder: not a folder/ },
-  { name: 'malformed access.yaml', args: () => { const s = snapshotCopy('access'); writeFileSync(path.join(s, 'access.yaml'), 'deny: {verb: get}\n'); return diagnose(s); }, expect: /access\/access\.yaml: `deny` must be a list/ },
-  { name: 'cluster.yaml with a wrong type', args: () => { const s = snapshotCopy('cluster'); writeFileSync(path.join(s, 'cluster.yaml'), 'kserve: [0, 11]\n'); return diagnose(s); }, expect: /cluster\/cluster\.yaml: `kserve`: / },
-  { name: 'a YAML alias bomb in objects.yaml', args: () => { const s = snapshotCopy('alias-bomb'); const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 19 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`)]; writeFileSync(path.join(s, 'objects.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`); return diagnose(s); }, expect: /alias-bomb\/objects\.yaml: YAML aliases expand too far/ },
-  { name: 'a YAML alias bomb in --config', args: () => { const f = path.join(dir, 'bomb-config.yaml'); const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 19 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`)]; writeFileSync(f, levels.join('\n')); return diagnose(BASE, '--config', f); }, expect: /bomb-config\.yaml: / },
-  { name: 'a config with wrong types (diagnose --config)', args: () => { const f = path.join(dir, 'wrong-types.yaml'); writeFileSync(f, 'queue: {concurrency: "four"}\ndiagnosis: {knativeNamespace: 5}\n'); return diagnose(BASE, '--config', f); }, expect: /wrong-types\.yaml: queue\.concurrency: expected number, got string/ },
-  { name: "a snapshot's config.yaml with an unknown key", args: () => { const s = snapshotCopy('config-key'); writeFileSync(path.join(s, 'config.yaml'), 'diagnosis: {logTailLines: many}\n'); return diagnose(s); }, expect: /config-key\/config\.yaml: diagnosis: unknown key\(s\) logTailLines/ },
-  { name: 'a config with wrong types (serve --config)', args: () => { const f = path.join(dir, 'serve-wrong.yaml'); writeFileSync(f, 'namespaces: 5\n'); return ['serve', '--config', f]; }, env: { SLACK_BOT_TOKEN: 'xoxb-x', SLACK_SIGNING_SECRET: 'y', REDIS_URL: 'redis://127.0.0.1:1', PORT: '0', METRICS_PORT: '0' }, expect: /config: namespaces: / },
-  { name: 'binary bytes in a log', args: () => { const s = snapshotCopy('binary'); const bytes = Buffer.alloc(64 * 1024); for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256; writeFileSync(path.join(s, LOG), Buffer.concat([bytes, Buffer.from('\u001b[2J\u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007\n'), readFileSync(path.join(BASE, LOG)), bytes])); return diagnose(s); }, expect: 'report' },
-  { name: 'a 200 MB log', args: async () => { const s = snapshotCopy('big-log'); await writeBigLog(path.join(s, LOG), 200 * MB); return diagnose(s); }, expect: 'report' },
-  { name: 'a 10,000-object objects.yaml', args: () => { const s = snapshotCopy('many'); const filler = Array.from({ length: 10_000 }, (_, i) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: filler-${i}\n  namespace: risk-models\n  labels: {app: filler}\ndata:\n  n: "${i}"\n`).join(''); writeFileSync(path.join(s, 'objects.yaml'), `${readFileSync(path.join(BASE, 'objects.yaml'), 'utf8')}\n${filler}`); return diagnose(s); }, expect: 'report' },
+  {
+    name: 'malformed YAML in objects.yaml',
+    args: () => {
+      const s = snapshotCopy('malformed');
+      writeFileSync(path.join(s, 'objects.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: [unclosed\n');
+      return diagnose(s);
+    },
+    expect: /malformed\/objects\.yaml:\d+: /,
+  },
+  {
+    name: 'objects.yaml that holds no object',
+    args: () => {
+      const s = snapshotCopy('scalar');
+      writeFileSync(path.join(s, 'objects.yaml'), '42\n---\n- a\n');
+      return diagnose(s);
+    },
+    expect: /scalar\/objects\.yaml: document 1 is not a Kubernetes object/,
+  },
+  {
+    name: 'a snapshot folder that does not exist',
+    args: () => diagnose(path.join(dir, 'nowhere')),
+    expect: /nowhere does not exist/,
+  },
+  {
+    name: 'a snapshot folder without objects.yaml',
+    args: () => {
+      const s = path.join(dir, 'empty');
+      mkdirSync(s, { recursive: true });
+      return diagnose(s);
+    },
+    expect: /empty\/objects\.yaml: missing objects\.yaml/,
+  },
+  {
+    name: 'a snapshot that is a file',
+    args: () => {
+      const f = path.join(dir, 'file-not-folder');
+      writeFileSync(f, 'x');
+      return diagnose(f);
+    },
+    expect: /file-not-folder: not a folder/,
+  },
+  {
+    name: 'malformed access.yaml',
+    args: () => {
+      const s = snapshotCopy('access');
+      writeFileSync(path.join(s, 'access.yaml'), 'deny: {verb: get}\n');
+      return diagnose(s);
+    },
+    expect: /access\/access\.yaml: `deny` must be a list/,
+  },
+  {
+    name: 'cluster.yaml with a wrong type',
+    args: () => {
+      const s = snapshotCopy('cluster');
+      writeFileSync(path.join(s, 'cluster.yaml'), 'kserve: [0, 11]\n');
+      return diagnose(s);
+    },
+    expect: /cluster\/cluster\.yaml: `kserve`: /,
+  },
+  {
+    name: 'a YAML alias bomb in objects.yaml',
+    args: () => {
+      const s = snapshotCopy('alias-bomb');
+      const levels = [
+        'a0: &a0 [x, x, x, x, x, x, x, x, x, x]',
+        ...Array.from({ length: 19 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`),
+      ];
+      writeFileSync(
+        path.join(s, 'objects.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`,
+      );
+      return diagnose(s);
+    },
+    expect: /alias-bomb\/objects\.yaml: YAML aliases expand too far/,
+  },
+  {
+    name: 'a YAML alias bomb in --config',
+    args: () => {
+      const f = path.join(dir, 'bomb-config.yaml');
+      const levels = [
+        'a0: &a0 [x, x, x, x, x, x, x, x, x, x]',
+        ...Array.from({ length: 19 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`),
+      ];
+      writeFileSync(f, levels.join('\n'));
+      return diagnose(BASE, '--config', f);
+    },
+    expect: /bomb-config\.yaml: /,
+  },
+  {
+    name: 'a config with wrong types (diagnose --config)',
+    args: () => {
+      const f = path.join(dir, 'wrong-types.yaml');
+      writeFileSync(f, 'queue: {concurrency: "four"}\ndiagnosis: {knativeNamespace: 5}\n');
+      return diagnose(BASE, '--config', f);
+    },
+    expect: /wrong-types\.yaml: queue\.concurrency: expected number, got string/,
+  },
+  {
+    name: "a snapshot's config.yaml with an unknown key",
+    args: () => {
+      const s = snapshotCopy('config-key');
+      writeFileSync(path.join(s, 'config.yaml'), 'diagnosis: {logTailLines: many}\n');
+      return diagnose(s);
+    },
+    expect: /config-key\/config\.yaml: diagnosis: unknown key\(s\) logTailLines/,
+  },
+  {
+    name: 'a config with wrong types (serve --config)',
+    args: () => {
+      const f = path.join(dir, 'serve-wrong.yaml');
+      writeFileSync(f, 'namespaces: 5\n');
+      return ['serve', '--config', f];
+    },
+    env: {
+      SLACK_BOT_TOKEN: 'xoxb-x',
+      SLACK_SIGNING_SECRET: 'y',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      PORT: '0',
+      METRICS_PORT: '0',
+    },
+    expect: /config: namespaces: /,
+  },
+  {
+    name: 'binary bytes in a log',
+    args: () => {
+      const s = snapshotCopy('binary');
+      const bytes = Buffer.alloc(64 * 1024);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256;
+      writeFileSync(
+        path.join(s, LOG),
+        Buffer.concat([
+          bytes,
+          Buffer.from('\u001b[2J\u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007\n'),
+          readFileSync(path.join(BASE, LOG)),
+          bytes,
+        ]),
+      );
+      return diagnose(s);
+    },
+    expect: 'report',
+  },
+  {
+    name: 'a 200 MB log',
+    args: async () => {
+      const s = snapshotCopy('big-log');
+      await writeBigLog(path.join(s, LOG), 200 * MB);
+      return diagnose(s);
+    },
+    expect: 'report',
+  },
+  {
+    name: 'a 10,000-object objects.yaml',
+    args: () => {
+      const s = snapshotCopy('many');
+      const filler = Array.from(
+        { length: 10_000 },
+        (_, i) =>
+          `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: filler-${i}\n  namespace: risk-models\n  labels: {app: filler}\ndata:\n  n: "${i}"\n`,
+      ).join('');
+      writeFileSync(
+        path.join(s, 'objects.yaml'),
+        `${readFileSync(path.join(BASE, 'objects.yaml'), 'utf8')}\n${filler}`,
+      );
+      return diagnose(s);
+    },
+    expect: 'report',
+  },
 ];
 
 let baseline: Run;
@@ -121,12 +281,14 @@ beforeAll(async () => {
 /** Why a run is not a clear answer (empty when it is). */
 function unclear(c: Case, r: Run): string[] {
   const problems: string[] = [];
-  if (/^\s+at .+:\d+:\d+\)?$/m.test(r.stderr) || /^\s+at .+:\d+:\d+\)?$/m.test(r.stdout)) problems.push('a stack trace');
+  if (/^\s+at .+:\d+:\d+\)?$/m.test(r.stderr) || /^\s+at .+:\d+:\d+\)?$/m.test(r.stdout))
+    problems.push('a stack trace');
   if (r.code === 4 || /internal error/.test(r.stderr)) problems.push(`internal error (exit ${r.code})`);
   if (c.expect === 'report') {
     if (r.code !== 1) problems.push(`exit ${r.code}, not a report: ${r.stderr.split('\n')[0]}`);
     if (!r.stdout.includes('STORAGE_ACCESS_DENIED')) problems.push('the report misses the root cause');
-    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(r.stdout)) problems.push('raw control characters in the text output');
+    if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(r.stdout))
+      problems.push('raw control characters in the text output');
   } else {
     const lines = r.stderr.trimEnd().split('\n');
     if (r.code !== 2) problems.push(`exit ${r.code}, not 2`);

@@ -7,77 +7,144 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { Queue } from 'bullmq';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
-import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { ensureFreshDist } from '../support/fresh-dist.js';
+import type { FakeSlackApi } from '../support/fake-slack-api.js';
 import { signedHeaders, slackSignature, slashCommandBody } from '../support/slack-signing.js';
-import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
-import { figure, postSigned, startServeChild, workDir, type ServeChild } from './serve-child.js';
+import { testRedisUrl } from '../support/test-redis.js';
+import { figure, postSigned, workDir, type ServeChild, startBotUnderTest, type BotUnderTest } from './serve-child.js';
 
 const SECRET = `rel-requests-${randomUUID()}`;
 const dir = workDir('requests');
 let slack: FakeSlackApi;
-let sim: RunningSimulator;
 let bot: ServeChild;
 let queue: Queue;
 
+let started: BotUnderTest;
+
 beforeAll(async () => {
-  await ensureFreshDist();
-  slack = await startFakeSlackApi();
-  sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios/storage-uri-not-found')) });
-  bot = await startServeChild({ dir, secret: SECRET, slackApiUrl: slack.apiUrl, redisUrl: testRedisUrl(), kubeServer: sim.url });
+  started = await startBotUnderTest({ dir, secret: SECRET, scenario: 'storage-uri-not-found' });
+  ({ slack, bot } = started);
   queue = new Queue(bot.queueName, { connection: { url: testRedisUrl() } as never });
 }, 120_000);
 
 afterAll(async () => {
-  await bot?.stop();
   await queue?.close();
-  await deleteRedisKeys(testRedisUrl(), `bull:${bot?.queueName}:*`);
-  await sim?.close();
-  await slack?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await started?.stop();
 });
 
-const jobs = async () => Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized')).reduce((a, b) => a + b, 0);
+const jobs = async () =>
+  Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized')).reduce(
+    (a, b) => a + b,
+    0,
+  );
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The answer to a valid `help`: once it is in, anything acked before it has been run. */
 async function barrier(): Promise<void> {
   const id = randomUUID();
-  const res = await postSigned(bot.eventsUrl, SECRET, slashCommandBody({ text: 'help', response_url: slack.responseUrl(id) }));
+  const res = await postSigned(
+    bot.eventsUrl,
+    SECRET,
+    slashCommandBody({ text: 'help', response_url: slack.responseUrl(id) }),
+  );
   expect(res.status).toBe(200);
   await slack.waitFor((calls) => calls.some((c) => c.method === 'response_url' && c.responseId === id), 20_000);
 }
 
 describe('forged and replayed requests', () => {
   it('refuses every forgery with 401 and queues nothing', async () => {
-    const body = (channel: string) => slashCommandBody({ text: 'diagnose sklearn-iris -n default', channel_id: channel, response_url: slack.responseUrl(`forged-${channel}`) });
+    const body = (channel: string) =>
+      slashCommandBody({
+        text: 'diagnose sklearn-iris -n default',
+        channel_id: channel,
+        response_url: slack.responseUrl(`forged-${channel}`),
+      });
     const b = body('C0FORGED');
     const forgeries: Array<[string, () => Promise<number>]> = [
-      ['a bad signature', async () => (await postSigned(bot.eventsUrl, SECRET, b, { headers: { 'x-slack-signature': `v0=${'0'.repeat(64)}` } })).status],
-      ['a signature made with another secret', async () => (await postSigned(bot.eventsUrl, 'not-the-secret', b)).status],
-      ['a stale timestamp (6 minutes old)', async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() - 6 * 60 })).status],
-      ['a future timestamp (6 minutes ahead)', async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() + 6 * 60 })).status],
-      ['a timestamp a day ahead', async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() + 86_400 })).status],
-      ['a timestamp that is not a number', async () => (await postSigned(bot.eventsUrl, SECRET, b, { headers: { 'x-slack-request-timestamp': 'soon' } })).status],
+      [
+        'a bad signature',
+        async () =>
+          (await postSigned(bot.eventsUrl, SECRET, b, { headers: { 'x-slack-signature': `v0=${'0'.repeat(64)}` } }))
+            .status,
+      ],
+      [
+        'a signature made with another secret',
+        async () => (await postSigned(bot.eventsUrl, 'not-the-secret', b)).status,
+      ],
+      [
+        'a stale timestamp (6 minutes old)',
+        async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() - 6 * 60 })).status,
+      ],
+      [
+        'a future timestamp (6 minutes ahead)',
+        async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() + 6 * 60 })).status,
+      ],
+      [
+        'a timestamp a day ahead',
+        async () => (await postSigned(bot.eventsUrl, SECRET, b, { timestamp: now() + 86_400 })).status,
+      ],
+      [
+        'a timestamp that is not a number',
+        async () =>
+          (await postSigned(bot.eventsUrl, SECRET, b, { headers: { 'x-slack-request-timestamp': 'soon' } })).status,
+      ],
       [
         'a body changed after signing',
         async () => {
           const headers = signedHeaders(SECRET, b);
-          return (await fetch(bot.eventsUrl, { method: 'POST', headers, body: b.replace('sklearn-iris', 'sklearn-iriz') })).status;
+          return (
+            await fetch(bot.eventsUrl, { method: 'POST', headers, body: b.replace('sklearn-iris', 'sklearn-iriz') })
+          ).status;
         },
       ],
-      ['no signature headers', async () => (await fetch(bot.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: b })).status],
+      [
+        'no signature headers',
+        async () =>
+          (
+            await fetch(bot.eventsUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: b,
+            })
+          ).status,
+      ],
       [
         'a signature without its timestamp',
-        async () => (await fetch(bot.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-signature': slackSignature(SECRET, now(), b) }, body: b })).status,
+        async () =>
+          (
+            await fetch(bot.eventsUrl, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/x-www-form-urlencoded',
+                'x-slack-signature': slackSignature(SECRET, now(), b),
+              },
+              body: b,
+            })
+          ).status,
       ],
-      ['a timestamp without a signature', async () => (await fetch(bot.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': String(now()) }, body: b })).status],
-      ['a signature in another scheme (v1=)', async () => (await postSigned(bot.eventsUrl, SECRET, b, { headers: { 'x-slack-signature': slackSignature(SECRET, now(), b).replace('v0=', 'v1=') } })).status],
+      [
+        'a timestamp without a signature',
+        async () =>
+          (
+            await fetch(bot.eventsUrl, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/x-www-form-urlencoded',
+                'x-slack-request-timestamp': String(now()),
+              },
+              body: b,
+            })
+          ).status,
+      ],
+      [
+        'a signature in another scheme (v1=)',
+        async () =>
+          (
+            await postSigned(bot.eventsUrl, SECRET, b, {
+              headers: { 'x-slack-signature': slackSignature(SECRET, now(), b).replace('v0=', 'v1=') },
+            })
+          ).status,
+      ],
     ];
     const before = await jobs();
     const statuses: Record<string, number> = {};
@@ -88,7 +155,9 @@ describe('forged and replayed requests', () => {
     await barrier();
     expect(statuses).toEqual(Object.fromEntries(forgeries.map(([w]) => [w, 401])));
     expect(await jobs()).toBe(before);
-    expect(slack.calls.filter((c) => c.body.channel === 'C0FORGED' || String(c.responseId ?? '').startsWith('forged-'))).toEqual([]);
+    expect(
+      slack.calls.filter((c) => c.body.channel === 'C0FORGED' || String(c.responseId ?? '').startsWith('forged-')),
+    ).toEqual([]);
   });
 });
 
@@ -102,15 +171,33 @@ describe("Slack's retries", () => {
       api_app_id: 'A0APP',
       event_id: eventId,
       event_time: now(),
-      event: { type: 'app_mention', user: 'U0ALICE', text: '<@U0BOT> diagnose sklearn-iris', channel, ts: `${now()}.000100`, event_ts: `${now()}.000100` },
+      event: {
+        type: 'app_mention',
+        user: 'U0ALICE',
+        text: '<@U0BOT> diagnose sklearn-iris',
+        channel,
+        ts: `${now()}.000100`,
+        event_ts: `${now()}.000100`,
+      },
     });
     const before = await jobs();
     const first = await postSigned(bot.eventsUrl, SECRET, body, { contentType: 'application/json' });
     const retries = await Promise.all(
-      [1, 2, 3, 3].map((n) => postSigned(bot.eventsUrl, SECRET, body, { contentType: 'application/json', headers: { 'x-slack-retry-num': String(n), 'x-slack-retry-reason': 'http_timeout' } })),
+      [1, 2, 3, 3].map((n) =>
+        postSigned(bot.eventsUrl, SECRET, body, {
+          contentType: 'application/json',
+          headers: { 'x-slack-retry-num': String(n), 'x-slack-retry-reason': 'http_timeout' },
+        }),
+      ),
     );
     expect([first, ...retries].map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text))), 60_000);
+    await slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)),
+        ),
+      60_000,
+    );
     await barrier();
     const roots = slack.callsTo('chat.postMessage').filter((c) => c.body.channel === channel && !c.body.thread_ts);
     const secondJobs = (await jobs()) - before - 1;

@@ -22,7 +22,15 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/simul
 import { loadSnapshot, type Snapshot } from '../../src/snapshot/load-snapshot.js';
 import { containsSecret, measureLeaks, PLACES, type LeakResult } from '../fixtures/secrets/measure-leaks.mjs';
 import { buildSample, SECRET_SAMPLES, type BuiltSample } from '../fixtures/secrets/secret-corpus.mjs';
-import { CONTAINER, placeIn, POD, storageInitializerOutput, TARGET, warningEvent, writeSecretsSnapshot } from '../fixtures/secrets/secrets-snapshot.mjs';
+import {
+  CONTAINER,
+  placeIn,
+  POD,
+  storageInitializerOutput,
+  TARGET,
+  warningEvent,
+  writeSecretsSnapshot,
+} from '../fixtures/secrets/secrets-snapshot.mjs';
 import { postSignedClick, proposalIdOf } from '../e2e/remediation-harness.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { ensureFreshDist } from '../support/fresh-dist.js';
@@ -49,16 +57,36 @@ beforeAll(async () => {
   // the simulator serves the base scenario; each sample is then written into its objects, logs and access rules
   const first = path.join(dir, 'first');
   const sample = buildSample(SECRET_SAMPLES[0]!, 1);
-  writeSecretsSnapshot(first, { log: sample, podMessage: sample, modelStatus: sample, condition: sample, event: sample }, { logsReadable: true });
+  writeSecretsSnapshot(
+    first,
+    { log: sample, podMessage: sample, modelStatus: sample, condition: sample, event: sample },
+    { logsReadable: true },
+  );
   snapshot = await loadSnapshot(first);
   sim = await startSimulator({ snapshot });
   const kubeconfig = path.join(dir, 'kubeconfig');
   await writeKubeconfigFile(kubeconfig, sim.url);
   const configFile = path.join(dir, 'config.yaml');
-  writeFileSync(configFile, stringify({ namespaces: [TARGET.namespace], approvers: [APPROVER], queue: { name: QUEUE, concurrency: 2, attempts: 2, backoffMs: 50 } }));
+  writeFileSync(
+    configFile,
+    stringify({
+      namespaces: [TARGET.namespace],
+      approvers: [APPROVER],
+      queue: { name: QUEUE, concurrency: 2, attempts: 2, backoffMs: 50 },
+    }),
+  );
   bot = await startBotProcess({
     configFile,
-    env: { SLACK_API_URL: slack.apiUrl, SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, REDIS_URL: testRedisUrl(), KUBECONFIG: kubeconfig, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'debug' },
+    env: {
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      REDIS_URL: testRedisUrl(),
+      KUBECONFIG: kubeconfig,
+      PORT: '0',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'debug',
+    },
     onLog: (line) => void botLog.push(JSON.stringify(line)),
     onExit: (why) => void botLog.push(`exit: ${why}`),
   });
@@ -87,16 +115,22 @@ function serve(placements: Record<string, BuiltSample>, logsReadable: boolean): 
   }
   sim.store.upsert(warningEvent(placements.event!.lines.join('\n')));
   const output = storageInitializerOutput(placements.log!.lines);
-  for (const key of [`${TARGET.namespace}/${POD}/${CONTAINER}`, `${TARGET.namespace}/${POD}/${CONTAINER}#previous`]) snapshot.logs.set(key, output);
+  for (const key of [`${TARGET.namespace}/${POD}/${CONTAINER}`, `${TARGET.namespace}/${POD}/${CONTAINER}#previous`])
+    snapshot.logs.set(key, output);
   snapshot.deny.length = 0;
   if (!logsReadable) snapshot.deny.push({ verb: 'get', resource: 'pods/log', namespace: TARGET.namespace });
 }
 
-const verdictIn = (channel: string) => (calls: FakeSlackApi['calls']) => calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
+const verdictIn = (channel: string) => (calls: FakeSlackApi['calls']) =>
+  calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
 
 /** One diagnosis through the bot: a signed slash command, then every Slack call of its channel up to the verdict. */
 async function diagnoseInSlack(channel: string): Promise<void> {
-  const res = await postSignedCommand(`${bot.url}/slack/events`, SIGNING_SECRET, { text: `diagnose ${TARGET.name} -n ${TARGET.namespace}`, channel_id: channel, response_url: slack.responseUrl(channel) });
+  const res = await postSignedCommand(`${bot.url}/slack/events`, SIGNING_SECRET, {
+    text: `diagnose ${TARGET.name} -n ${TARGET.namespace}`,
+    channel_id: channel,
+    response_url: slack.responseUrl(channel),
+  });
   expect(res.status).toBe(200);
   await slack.waitFor(verdictIn(channel), 60_000);
 }
@@ -106,8 +140,12 @@ async function auditAndEvents(): Promise<{ audit: string[]; events: string[] }> 
   try {
     const keys = (await redis.keys(`bull:${QUEUE}*`)).filter((k) => /audit/.test(k));
     const audit: string[] = [];
-    for (const key of keys) for (const [, fields] of await redis.xrange(key, '-', '+')) audit.push(JSON.stringify(fields));
-    const events = sim.store.list('v1', 'Event').filter((e) => (e as { source?: { component?: string } }).source?.component === 'isvc-doctor').map((e) => JSON.stringify(e));
+    for (const key of keys)
+      for (const [, fields] of await redis.xrange(key, '-', '+')) audit.push(JSON.stringify(fields));
+    const events = sim.store
+      .list('v1', 'Event')
+      .filter((e) => (e as { source?: { component?: string } }).source?.component === 'isvc-doctor')
+      .map((e) => JSON.stringify(e));
     return { audit, events };
   } finally {
     redis.disconnect();
@@ -117,14 +155,19 @@ async function auditAndEvents(): Promise<{ audit: string[]; events: string[] }> 
 describe('secrets: 0 leaked across CLI, Slack, bot logs, audit and Events', () => {
   it('leaks none of the corpus on any surface', async () => {
     expect(SECRET_SAMPLES.length).toBeGreaterThanOrEqual(30);
-    const cli: LeakResult[] = await measureLeaks({ runCli: (args) => runCliMain(main, args), dir: path.join(dir, 'cli') });
+    const cli: LeakResult[] = await measureLeaks({
+      runCli: (args) => runCliMain(main, args),
+      dir: path.join(dir, 'cli'),
+    });
 
     const slackLeaks: string[] = [];
     let shownInSlack = 0;
     let slackCalls = 0;
     const all: Array<{ sample: string; place: string; secrets: string[] }> = [];
     for (const [index, sample] of SECRET_SAMPLES.entries()) {
-      const placements = Object.fromEntries(Object.keys(PLACES).map((place, k) => [place, buildSample(sample, 50_000 + (k + 1) * 1000 + index)]));
+      const placements = Object.fromEntries(
+        Object.keys(PLACES).map((place, k) => [place, buildSample(sample, 50_000 + (k + 1) * 1000 + index)]),
+      );
       for (const [place, p] of Object.entries(placements)) all.push({ sample: sample.name, place, secrets: p.secrets });
       slack.reset();
       for (const logsReadable of [true, false]) {
@@ -141,17 +184,27 @@ describe('secrets: 0 leaked across CLI, Slack, bot logs, audit and Events', () =
     }
 
     // an approved remediation, so that the bot writes audit entries and an Event on the service (with the last sample in place)
-    const offer = slack.callsTo('chat.postMessage').find((c) => JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
+    const offer = slack
+      .callsTo('chat.postMessage')
+      .find((c) => JSON.stringify(c.body.blocks ?? []).includes('remediation.approve'));
     expect(offer).toBeDefined();
     const channel = String(offer!.body.channel);
-    expect(await postSignedClick(`${bot.url}/slack/events`, SIGNING_SECRET, { actionId: 'remediation.approve', value: proposalIdOf(offer!), user: APPROVER, channel })).toBe(200);
+    expect(
+      await postSignedClick(`${bot.url}/slack/events`, SIGNING_SECRET, {
+        actionId: 'remediation.approve',
+        value: proposalIdOf(offer!),
+        user: APPROVER,
+        channel,
+      }),
+    ).toBe(200);
     await until(async () => (await auditAndEvents()).events.length > 0, 'an Event written by the bot', 60_000);
 
     const logText = botLog.join('\n');
     const { audit, events } = await auditAndEvents();
     const auditText = audit.join('\n');
     const eventText = events.join('\n');
-    const leakedIn = (text: string) => all.filter((a) => a.secrets.some((s) => containsSecret(text, s))).map((a) => `${a.sample} in ${a.place}`);
+    const leakedIn = (text: string) =>
+      all.filter((a) => a.secrets.some((s) => containsSecret(text, s))).map((a) => `${a.sample} in ${a.place}`);
     const logLeaks = leakedIn(logText);
     const auditLeaks = leakedIn(auditText);
     const eventLeaks = leakedIn(eventText);

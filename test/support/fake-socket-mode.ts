@@ -17,7 +17,11 @@ export interface FakeSocketMode {
   acks: SocketAck[];
   waitForClient(timeoutMs?: number): Promise<void>;
   /** Sends an envelope to the connected app; resolves with its ack. */
-  send(type: 'slash_commands' | 'events_api' | 'interactive', payload: Record<string, unknown>, timeoutMs?: number): Promise<SocketAck>;
+  send(
+    type: 'slash_commands' | 'events_api' | 'interactive',
+    payload: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<SocketAck>;
   close(): Promise<void>;
 }
 
@@ -37,12 +41,23 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
       const msg = JSON.parse(raw.toString()) as { envelope_id?: string; payload?: unknown };
       if (!msg.envelope_id) return;
       const p = pending.get(msg.envelope_id);
-      const ack: SocketAck = { envelopeId: msg.envelope_id, payload: msg.payload, ms: p ? performance.now() - p.sent : -1 };
+      const ack: SocketAck = {
+        envelopeId: msg.envelope_id,
+        payload: msg.payload,
+        ms: p ? performance.now() - p.sent : -1,
+      };
       acks.push(ack);
       pending.delete(msg.envelope_id);
       p?.resolve(ack);
     });
-    ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0APP' } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: 1,
+        debug_info: { host: 'fake' },
+        connection_info: { app_id: 'A0APP' },
+      }),
+    );
     for (const w of clientWaiters.splice(0)) w();
   });
 
@@ -71,7 +86,9 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
             resolve(a);
           },
         });
-        client.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }));
+        client.send(
+          JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+        );
       }),
     close: () =>
       new Promise<void>((resolve) => {

@@ -9,7 +9,17 @@ import { chromium } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_MISSING = `Chromium is missing (${CHROMIUM}): the playground's browser tests and \`npm run screenshots\` drive Debian's chromium with playwright-core. Install it: apt-get install -y chromium (or set CHROMIUM_PATH to a Chromium binary); \`bash .ci/run\` installs it.`;
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--disable-default-apps', '--no-default-browser-check'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--no-default-browser-check',
+];
 
 export async function launchChromium(options = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);

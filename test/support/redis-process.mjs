@@ -23,10 +23,24 @@ const INSTALL_HINT = 'install it: apt-get install -y redis-server, or set REDIS_
 export async function startRedisServer(options = {}) {
   const port = options.port ?? (await freePort());
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'isvc-doctor-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--appendonly', options.appendOnly ? 'yes' : 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--dir',
+    dir,
+    '--appendonly',
+    options.appendOnly ? 'yes' : 'no',
+  ];
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s (${INSTALL_HINT})`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server did not start within 10 s (${INSTALL_HINT})`)),
+      10_000,
+    );
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new Error(`cannot start redis-server (${INSTALL_HINT}): ${error.message}`));

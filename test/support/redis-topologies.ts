@@ -42,7 +42,10 @@ function startNode(args: string[], ready: RegExp): Promise<RedisNode> {
   const port = Number(args[args.indexOf('--port') + 1] ?? 0);
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server ${args.join(' ')} did not start: ${out.slice(-300)}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server ${args.join(' ')} did not start: ${out.slice(-300)}`)),
+      15_000,
+    );
     child.once('error', (e) => reject(e));
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
@@ -74,12 +77,33 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle
     const port = await freeClusterPort();
     nodes.push(
       await startNode(
-        ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000', '--save', '', '--appendonly', 'no', '--dir', dir],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          path.join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '2000',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
         /Ready to accept connections/,
       ),
     );
   }
-  const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+  const create = spawnSync(
+    'redis-cli',
+    ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-yes'],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
   if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
   for (const n of nodes) {
     const r = new Redis(n.port, '127.0.0.1');
@@ -111,9 +135,23 @@ export async function startRedisSentinel(name = 'mymaster'): Promise<RedisSentin
   const [mp, rp, sp] = [(await freePort()) as number, (await freePort()) as number, (await freePort()) as number];
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
   const master = await startNode(['--port', String(mp), ...common], /Ready to accept connections/);
-  const replica = await startNode(['--port', String(rp), ...common, '--replicaof', '127.0.0.1', String(mp)], /MASTER <-> REPLICA sync: Finished/);
+  const replica = await startNode(
+    ['--port', String(rp), ...common, '--replicaof', '127.0.0.1', String(mp)],
+    /MASTER <-> REPLICA sync: Finished/,
+  );
   const conf = path.join(dir, 'sentinel.conf');
-  writeFileSync(conf, [`port ${sp}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${mp} 1`, `sentinel down-after-milliseconds ${name} 1000`, `sentinel failover-timeout ${name} 5000`, ''].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      `port ${sp}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${name} 127.0.0.1 ${mp} 1`,
+      `sentinel down-after-milliseconds ${name} 1000`,
+      `sentinel failover-timeout ${name} 5000`,
+      '',
+    ].join('\n'),
+  );
   const sentinel = await startNode([conf, '--sentinel', '--port', String(sp)], /\+monitor master/);
   const masterPort = async () => {
     const s = new Redis(sp, '127.0.0.1');

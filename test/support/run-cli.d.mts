@@ -3,4 +3,7 @@ export interface CliRun {
   stdout: string;
   stderr: string;
 }
-export function runCliMain(main: (argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }) => Promise<number>, args: string[]): Promise<CliRun>;
+export function runCliMain(
+  main: (argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }) => Promise<number>,
+  args: string[],
+): Promise<CliRun>;

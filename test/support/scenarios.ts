@@ -16,6 +16,14 @@ export interface ScenarioExpect {
   decidingLine?: string;
   /** For a deciding line too long to show whole: the part of it that must be shown. */
   decidingPart?: string;
+  /**
+   * Terms the root cause's next step must name (for a service with no root cause: any finding's next
+   * step or note), written from the report's fix; each a case-insensitive alternation ("a|b"). Every
+   * scenario has the key; it is empty only for a healthy service with nothing to do.
+   */
+  next: string[];
+  /** Terms it must not name (a wrong target: the default's field when the canary fails, a kind this Istio lacks). */
+  nextNot: string[];
 }
 
 export interface Scenario {
@@ -26,13 +34,22 @@ export interface Scenario {
 
 export const SCENARIOS_DIR = path.resolve('test/scenarios');
 
+function terms(raw: unknown, file: string, key: string): string[] {
+  if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string'))
+    throw new Error(`${file}: ${key} must be a list of terms (e.g. ${key}: ['storageUri', 'a|b'])`);
+  return raw as string[];
+}
+
 export function listScenarios(): Scenario[] {
   if (!existsSync(SCENARIOS_DIR)) return [];
   return readdirSync(SCENARIOS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(SCENARIOS_DIR, d.name, 'expect.yaml')))
     .map((d) => {
       const dir = path.join(SCENARIOS_DIR, d.name);
-      const raw = parseYaml(readFileSync(path.join(dir, 'expect.yaml'), 'utf8')) as Partial<ScenarioExpect> & { target: ScenarioExpect['target'] };
+      const file = path.join(dir, 'expect.yaml');
+      const raw = parseYaml(readFileSync(file, 'utf8')) as Partial<ScenarioExpect> & {
+        target: ScenarioExpect['target'];
+      };
       return {
         name: d.name,
         dir,
@@ -46,6 +63,8 @@ export function listScenarios(): Scenario[] {
           summary: raw.summary,
           ...(raw.decidingLine ? { decidingLine: raw.decidingLine } : {}),
           ...(raw.decidingPart ? { decidingPart: raw.decidingPart } : {}),
+          next: terms(raw.next, file, 'next'),
+          nextNot: terms(raw.nextNot ?? [], file, 'nextNot'),
         },
       };
     })

@@ -3,7 +3,10 @@ import { Redis } from 'ioredis';
 
 export function testRedisUrl(): string {
   const url = process.env.REDIS_URL;
-  if (!url) throw new Error('REDIS_URL is not set: jest.config.js runs test/support/global-setup.mjs, which starts a redis-server');
+  if (!url)
+    throw new Error(
+      'REDIS_URL is not set: jest.config.js runs test/support/global-setup.mjs, which starts a redis-server',
+    );
   return url;
 }
 

@@ -28,11 +28,18 @@ async function mergedSnapshot(dirs: string[]): Promise<Snapshot> {
   const parts = await Promise.all(dirs.map((d) => loadSnapshot(path.resolve(d))));
   const objects = new Map<string, Record<string, unknown>>();
   for (const p of parts) for (const o of p.objects) objects.set(keyOf(o), o);
-  return { dir: parts[0]!.dir, objects: [...objects.values()], logs: new Map(parts.flatMap((p) => [...p.logs])), deny: [] };
+  return {
+    dir: parts[0]!.dir,
+    objects: [...objects.values()],
+    logs: new Map(parts.flatMap((p) => [...p.logs])),
+    deny: [],
+  };
 }
 
 export async function startTwoNamespaceCluster(): Promise<TwoNamespaceCluster> {
-  const sim = await startSimulator({ snapshot: await mergedSnapshot(['test/scenarios/raw-deployment-oom', 'test/scenarios/isvc-not-found']) });
+  const sim = await startSimulator({
+    snapshot: await mergedSnapshot(['test/scenarios/raw-deployment-oom', 'test/scenarios/isvc-not-found']),
+  });
   const kubeconfig = path.join(tempDir('isvc-doctor-cli-kc-'), 'config');
   writeFileSync(
     kubeconfig,

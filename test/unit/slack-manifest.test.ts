@@ -20,6 +20,7 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.update': ['chat:write'],
   'chat.postEphemeral': ['chat:write'],
   'chat.delete': ['chat:write'],
+  'chat.getPermalink': [],
   'usergroups.users.list': ['usergroups:read'],
   'usergroups.list': ['usergroups:read'],
   'users.info': ['users:read'],
@@ -36,7 +37,8 @@ const IMPLICIT_METHODS = ['auth.test'];
 /** Scopes that come with features rather than Web API methods. */
 const EVENT_SCOPES: Record<string, string> = { app_mention: 'app_mentions:read', message: 'channels:history' };
 
-const FAMILIES = 'chat|usergroups|users|conversations|reactions|views|files|auth|team|pins|bookmarks|dnd|emoji|reminders|search|stars|bots';
+const FAMILIES =
+  'chat|usergroups|users|conversations|reactions|views|files|auth|team|pins|bookmarks|dnd|emoji|reminders|search|stars|bots';
 const CALL = new RegExp(`\\.((?:${FAMILIES})\\.[A-Za-z]+(?:\\.[A-Za-z]+)?)\\(`, 'g');
 const API_CALL = /\.apiCall\(\s*['"]([\w.]+)['"]/g;
 
@@ -49,14 +51,25 @@ function sources(dir: string): string[] {
 
 const code = ['src', 'handlers'].flatMap(sources).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
 const calledMethods = new Map<string, string>();
-for (const { file, text } of code) for (const re of [CALL, API_CALL]) for (const m of text.matchAll(re)) if (!calledMethods.has(m[1]!)) calledMethods.set(m[1]!, file);
+for (const { file, text } of code)
+  for (const re of [CALL, API_CALL])
+    for (const m of text.matchAll(re)) if (!calledMethods.has(m[1]!)) calledMethods.set(m[1]!, file);
 const registered = (kind: 'command' | 'event' | 'action') =>
-  code.flatMap(({ text }) => [...text.matchAll(new RegExp(`\\bapp\\.${kind}\\(\\s*([^,)]+)`, 'g'))].map((m) => m[1]!.trim()));
+  code.flatMap(({ text }) =>
+    [...text.matchAll(new RegExp(`\\bapp\\.${kind}\\(\\s*([^,)]+)`, 'g'))].map((m) => m[1]!.trim()),
+  );
 
 interface Manifest {
-  features: { slash_commands: Array<{ command: string; url?: string; description: string }>; bot_user: { display_name: string } };
+  features: {
+    slash_commands: Array<{ command: string; url?: string; description: string }>;
+    bot_user: { display_name: string };
+  };
   oauth_config: { scopes: { bot: string[]; user?: string[] } };
-  settings: { event_subscriptions: { request_url?: string; bot_events: string[] }; interactivity: { is_enabled: boolean; request_url?: string }; socket_mode_enabled: boolean };
+  settings: {
+    event_subscriptions: { request_url?: string; bot_events: string[] };
+    interactivity: { is_enabled: boolean; request_url?: string };
+    socket_mode_enabled: boolean;
+  };
 }
 const manifests = {
   http: parseYaml(readFileSync('deploy/slack-app-manifest.yaml', 'utf8')) as Manifest,
@@ -64,8 +77,12 @@ const manifests = {
 };
 
 it('finds the Web API methods the code calls, each in the scope table', () => {
-  expect([...calledMethods.keys()].sort()).toEqual(expect.arrayContaining(['chat.postEphemeral', 'chat.postMessage', 'chat.update', 'usergroups.users.list']));
-  const unknown = [...calledMethods].filter(([m]) => !(m in METHOD_SCOPES)).map(([m, file]) => `${m} (${file}): add it to METHOD_SCOPES with its scope`);
+  expect([...calledMethods.keys()].sort()).toEqual(
+    expect.arrayContaining(['chat.postEphemeral', 'chat.postMessage', 'chat.update', 'usergroups.users.list']),
+  );
+  const unknown = [...calledMethods]
+    .filter(([m]) => !(m in METHOD_SCOPES))
+    .map(([m, file]) => `${m} (${file}): add it to METHOD_SCOPES with its scope`);
   expect(unknown).toEqual([]);
 });
 
@@ -78,7 +95,9 @@ it('the handlers register one command, the app_mention event and the remediation
 describe.each(Object.entries(manifests))('%s manifest', (mode, manifest) => {
   it('asks for exactly the bot scopes the code needs, and no user scopes', () => {
     const events = registered('event').map((e) => e.replace(/['"]/g, ''));
-    const needed = new Set<string>([...calledMethods.keys(), ...IMPLICIT_METHODS].flatMap((m) => METHOD_SCOPES[m] ?? []));
+    const needed = new Set<string>(
+      [...calledMethods.keys(), ...IMPLICIT_METHODS].flatMap((m) => METHOD_SCOPES[m] ?? []),
+    );
     needed.add('commands');
     for (const e of events) needed.add(EVENT_SCOPES[e]!);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
@@ -93,7 +112,11 @@ describe.each(Object.entries(manifests))('%s manifest', (mode, manifest) => {
 
   if (mode === 'http') {
     it('sends commands, events and clicks to /slack/events over HTTPS', () => {
-      const urls = [manifest.features.slash_commands[0]!.url, manifest.settings.event_subscriptions.request_url, manifest.settings.interactivity.request_url];
+      const urls = [
+        manifest.features.slash_commands[0]!.url,
+        manifest.settings.event_subscriptions.request_url,
+        manifest.settings.interactivity.request_url,
+      ];
       for (const url of urls) expect(url).toMatch(/^https:\/\/[^/]+\/slack\/events$/);
       expect(manifest.settings.socket_mode_enabled).toBe(false);
     });
@@ -106,13 +129,21 @@ describe.each(Object.entries(manifests))('%s manifest', (mode, manifest) => {
 });
 
 it('the two manifests differ only in URLs and Socket Mode', () => {
-  const strip = (m: Manifest) => JSON.parse(JSON.stringify(m, (k, v) => (/url$/i.test(k) || k === 'socket_mode_enabled' ? undefined : v))) as unknown;
+  const strip = (m: Manifest) =>
+    JSON.parse(
+      JSON.stringify(m, (k, v) => (/url$/i.test(k) || k === 'socket_mode_enabled' ? undefined : v)),
+    ) as unknown;
   expect(strip(manifests.socket)).toEqual(strip(manifests.http));
 });
 
 describe("@slack/web-api's Manifest type", () => {
   // Known<> drops the type's top-level index signature, so a misspelled section is an error too
-  const typed = (label: string, value: unknown) => ({ label, module: '@slack/web-api', type: "Known<M.AppsManifestCreateArguments['manifest']>", value });
+  const typed = (label: string, value: unknown) => ({
+    label,
+    module: '@slack/web-api',
+    type: "Known<M.AppsManifestCreateArguments['manifest']>",
+    value,
+  });
 
   it('accepts both manifests, and rejects a misspelled key at any level and a wrong type', () => {
     const broken = structuredClone(manifests.http) as unknown as Record<string, any>;
@@ -120,10 +151,19 @@ describe("@slack/web-api's Manifest type", () => {
     broken.features.slash_commands[0].should_escape = 'no';
     broken.oauth_config.scope = broken.oauth_config.scopes;
     broken.setings = {};
-    const problems = typeProblems([typed('http', manifests.http), typed('socket', manifests.socket), typed('broken', broken)]);
+    const problems = typeProblems([
+      typed('http', manifests.http),
+      typed('socket', manifests.socket),
+      typed('broken', broken),
+    ]);
     expect(problems.filter((p) => p.object !== 'broken')).toEqual([]);
-    expect(problems.filter((p) => p.object === 'broken').map((p) => `${p.path}: ${p.message}`).sort()).toEqual([
-      'features.slash_commands[0].should_escape: Type \'string\' is not assignable to type \'boolean | undefined\'.',
+    expect(
+      problems
+        .filter((p) => p.object === 'broken')
+        .map((p) => `${p.path}: ${p.message}`)
+        .sort(),
+    ).toEqual([
+      "features.slash_commands[0].should_escape: Type 'string' is not assignable to type 'boolean | undefined'.",
       "oauth_config.scope: unknown field 'scope'",
       "setings: unknown field 'setings'",
       "settings.socket_mode_enable: unknown field 'socket_mode_enable'",

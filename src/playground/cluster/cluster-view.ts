@@ -1,20 +1,22 @@
 /**
- * What the page's cluster panel shows: the InferenceServices with their Ready condition, and one
+ * What the page's cluster panel shows: the InferenceServices and LLMInferenceServices with their
+ * Ready condition, and one
  * of them as YAML (as `kubectl get -o yaml` prints it, without managedFields and the
  * last-applied-configuration annotation).
  */
 import { stringify } from 'yaml';
 import type { ObjectStore } from '../../simulator/simulator.js';
 import type { IsvcRow } from './panel-types.js';
-import { allIsvcs, findIsvc } from './related-objects.js';
+import { allIsvcs, allLlmIsvcs, findIsvc, findLlmIsvc } from './related-objects.js';
 
 export type { IsvcRow } from './panel-types.js';
 
 export function isvcRows(store: ObjectStore): IsvcRow[] {
-  return allIsvcs(store).map((isvc) => {
+  return [...allIsvcs(store), ...allLlmIsvcs(store)].map((isvc) => {
     const status = (isvc.status ?? {}) as { conditions?: Array<Record<string, string>>; observedGeneration?: number };
     const ready = status.conditions?.find((c) => c.type === 'Ready');
     return {
+      kind: isvc.kind === 'LLMInferenceService' ? 'LLMInferenceService' : 'InferenceService',
       namespace: isvc.metadata.namespace ?? '',
       name: isvc.metadata.name,
       apiVersion: isvc.apiVersion,
@@ -29,7 +31,7 @@ export function isvcRows(store: ObjectStore): IsvcRow[] {
 }
 
 export function isvcYaml(store: ObjectStore, namespace: string, name: string): string | null {
-  const isvc = findIsvc(store, namespace, name);
+  const isvc = findIsvc(store, namespace, name) ?? findLlmIsvc(store, namespace, name);
   if (!isvc) return null;
   const copy = structuredClone(isvc) as Record<string, any>;
   delete copy.metadata.managedFields;

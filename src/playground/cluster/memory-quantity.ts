@@ -1,5 +1,16 @@
 /** Kubernetes memory quantities ("256Mi", "1G", "2Gi") in bytes, for the playground's workload model. */
-const UNITS: Record<string, number> = { '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+const UNITS: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+};
 
 export function memoryBytes(quantity: unknown): number | undefined {
   if (typeof quantity === 'number') return quantity;

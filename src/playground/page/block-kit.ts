@@ -28,8 +28,12 @@ function renderBlock(block: Json, i: number, dir: Directory): string {
   switch (block.type) {
     case 'section': {
       const text = block.text ? `<div class="bk-text">${textHtml(block.text, dir)}</div>` : '';
-      const fields = Array.isArray(block.fields) ? `<div class="bk-fields">${block.fields.map((f: unknown) => `<div class="bk-field">${textHtml(f, dir)}</div>`).join('')}</div>` : '';
-      const accessory = block.accessory ? `<div class="bk-accessory">${renderElement(block.accessory as Json, i, 'accessory', dir)}</div>` : '';
+      const fields = Array.isArray(block.fields)
+        ? `<div class="bk-fields">${block.fields.map((f: unknown) => `<div class="bk-field">${textHtml(f, dir)}</div>`).join('')}</div>`
+        : '';
+      const accessory = block.accessory
+        ? `<div class="bk-accessory">${renderElement(block.accessory as Json, i, 'accessory', dir)}</div>`
+        : '';
       return `<div class="bk-block bk-section"${id}><div class="bk-section-main">${text}${fields}</div>${accessory}</div>`;
     }
     case 'header':
@@ -86,9 +90,14 @@ export function renderElement(e: Json, block: number, element: string, dir: Dire
     case 'checkboxes':
     case 'radio_buttons': {
       const kind = e.type === 'checkboxes' ? 'checkbox' : 'radio';
-      const initial = new Set(((e.initial_options ?? (e.initial_option ? [e.initial_option] : [])) as Json[]).map((o) => o.value));
+      const initial = new Set(
+        ((e.initial_options ?? (e.initial_option ? [e.initial_option] : [])) as Json[]).map((o) => o.value),
+      );
       return `<div class="bk-choices" ${attrs(block, element, e)}>${((e.options ?? []) as Json[])
-        .map((o) => `<label class="bk-choice"><input type="${kind}" name="${escapeHtml(String(e.action_id ?? block))}" value="${escapeHtml(String(o.value))}"${initial.has(o.value) ? ' checked' : ''}> ${textHtml(o.text, dir)}</label>`)
+        .map(
+          (o) =>
+            `<label class="bk-choice"><input type="${kind}" name="${escapeHtml(String(e.action_id ?? block))}" value="${escapeHtml(String(o.value))}"${initial.has(o.value) ? ' checked' : ''}> ${textHtml(o.text, dir)}</label>`,
+        )
         .join('')}</div>`;
     }
     default:
@@ -97,9 +106,15 @@ export function renderElement(e: Json, block: number, element: string, dir: Dire
 }
 
 function select(e: Json, block: number, element: string, dir: Directory): string {
-  const option = (o: Json) => `<option value="${escapeHtml(String(o.value))}"${e.initial_option?.value === o.value ? ' selected' : ''}>${stripTags(textHtml(o.text, dir))}</option>`;
+  const option = (o: Json) =>
+    `<option value="${escapeHtml(String(o.value))}"${e.initial_option?.value === o.value ? ' selected' : ''}>${stripTags(textHtml(o.text, dir))}</option>`;
   const groups = Array.isArray(e.option_groups)
-    ? (e.option_groups as Json[]).map((g) => `<optgroup label="${escapeHtml(String(g.label?.text ?? ''))}">${((g.options ?? []) as Json[]).map(option).join('')}</optgroup>`).join('')
+    ? (e.option_groups as Json[])
+        .map(
+          (g) =>
+            `<optgroup label="${escapeHtml(String(g.label?.text ?? ''))}">${((g.options ?? []) as Json[]).map(option).join('')}</optgroup>`,
+        )
+        .join('')
     : ((e.options ?? []) as Json[]).map(option).join('');
   const placeholder = e.type === 'overflow' ? '⋯' : String(e.placeholder?.text ?? 'Select an item');
   const initial = e.initial_option ? '' : ' selected';
@@ -111,7 +126,8 @@ function select(e: Json, block: number, element: string, dir: Directory): string
 function image(e: Json, cls: string): string {
   const url = String(e.image_url ?? e.slack_file?.url ?? '');
   const alt = escapeHtml(String(e.alt_text ?? ''));
-  if (url.startsWith('/') || url.startsWith('data:image/')) return `<img class="${cls}" src="${escapeHtml(url)}" alt="${alt}">`;
+  if (url.startsWith('/') || url.startsWith('data:image/'))
+    return `<img class="${cls}" src="${escapeHtml(url)}" alt="${alt}">`;
   let host = url;
   try {
     host = new URL(url).host;

@@ -7,14 +7,17 @@ import { escapeHtml } from './html.js';
 import type { BreakAction, IsvcRow } from './page-types.js';
 
 export function renderRows(rows: IsvcRow[], selected: string | undefined): string {
-  if (rows.length === 0) return '<p class="empty">No InferenceServices.</p>';
+  if (rows.length === 0) return '<p class="empty">No InferenceServices or LLMInferenceServices.</p>';
   return rows
     .map((r) => {
       const key = `${r.namespace}/${r.name}`;
       const state = r.ready === 'True' ? 'ready' : r.ready === 'False' ? 'not-ready' : 'unknown';
-      const rolling = r.generation !== undefined && r.observedGeneration !== undefined && r.observedGeneration < r.generation ? '<span class="rolling">rolling out…</span>' : '';
+      const rolling =
+        r.generation !== undefined && r.observedGeneration !== undefined && r.observedGeneration < r.generation
+          ? '<span class="rolling">rolling out…</span>'
+          : '';
       const reason = r.ready === 'True' ? 'Ready' : (r.reason ?? (r.ready === 'Unknown' ? 'Unknown' : 'Not ready'));
-      return `<button type="button" class="isvc-row${key === selected ? ' selected' : ''}" data-isvc="${escapeHtml(key)}" title="${escapeHtml(r.message ?? '')}"><span class="dot dot-${state}" aria-hidden="true"></span><span class="isvc-name"><span class="ns">${escapeHtml(r.namespace)}/</span>${escapeHtml(r.name)}</span><span class="isvc-state state-${state}">${escapeHtml(reason)}</span>${rolling}</button>`;
+      return `<button type="button" class="isvc-row${key === selected ? ' selected' : ''}" data-isvc="${escapeHtml(key)}" title="${escapeHtml(r.message ?? '')}"><span class="dot dot-${state}" aria-hidden="true"></span><span class="isvc-name"><span class="ns">${escapeHtml(r.namespace)}/</span>${escapeHtml(r.name)}${r.kind === 'LLMInferenceService' ? ' <span class="kind-tag" title="LLMInferenceService">llmisvc</span>' : ''}</span><span class="isvc-state state-${state}">${escapeHtml(reason)}</span>${rolling}</button>`;
     })
     .join('');
 }
@@ -29,7 +32,13 @@ export function renderYaml(yaml: string, changed: ReadonlySet<string>): string {
 }
 
 /** Lines that appeared in the last `keepMs` (by `seen`: line → when it first appeared). */
-export function recentLines(yaml: string, before: string | undefined, seen: Map<string, number>, now: number, keepMs = 20_000): Set<string> {
+export function recentLines(
+  yaml: string,
+  before: string | undefined,
+  seen: Map<string, number>,
+  now: number,
+  keepMs = 20_000,
+): Set<string> {
   const old = new Set((before ?? '').split('\n'));
   const lines = yaml.split('\n');
   for (const line of lines) if (before !== undefined && !old.has(line)) seen.set(line, seen.get(line) ?? now);
@@ -39,5 +48,10 @@ export function recentLines(yaml: string, before: string | undefined, seen: Map<
 
 export function renderBreakActions(actions: BreakAction[]): string {
   if (actions.length === 0) return '<p class="hint">Nothing to break here right now.</p>';
-  return actions.map((a) => `<button type="button" class="break-action" data-break="${escapeHtml(a.id)}" title="${escapeHtml(a.detail)}"><span class="break-label">${escapeHtml(a.label)}</span><span class="break-detail">${escapeHtml(a.detail)}</span></button>`).join('');
+  return actions
+    .map(
+      (a) =>
+        `<button type="button" class="break-action" data-break="${escapeHtml(a.id)}" title="${escapeHtml(a.detail)}"><span class="break-label">${escapeHtml(a.label)}</span><span class="break-detail">${escapeHtml(a.detail)}</span></button>`,
+    )
+    .join('');
 }

@@ -3,11 +3,24 @@
  * rendered in the reader's local time: {date_num} {date} {date_short} {date_long}, the `_pretty`
  * forms (today / yesterday / tomorrow), {time} {time_secs} and {ago}.
  */
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${n % 10 > 3 ? 'th' : suffix}`;
 }
 
@@ -32,7 +45,13 @@ function time(date: Date, seconds: boolean): string {
 export function ago(date: Date, now: Date): string {
   const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
   const abs = Math.abs(seconds);
-  const units: Array<[number, string]> = [[31_536_000, 'year'], [2_592_000, 'month'], [86_400, 'day'], [3600, 'hour'], [60, 'minute']];
+  const units: Array<[number, string]> = [
+    [31_536_000, 'year'],
+    [2_592_000, 'month'],
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
   if (abs < 45) return seconds >= 0 ? 'a few seconds ago' : 'in a few seconds';
   const [size, unit] = units.find(([s]) => abs >= s) ?? [60, 'minute'];
   const n = Math.max(1, Math.round(abs / size));

@@ -19,7 +19,9 @@ export function askConfirm(dialog: HTMLDialogElement, confirm: Json, dir: Direct
 
 export function showModal(dialog: HTMLDialogElement, view: Json, dir: Directory): void {
   const title = textHtml(view.title ?? { type: 'plain_text', text: 'isvc-doctor' }, dir);
-  const submit = view.submit ? `<button value="submit" class="bk-button bk-primary">${textHtml(view.submit, dir)}</button>` : '';
+  const submit = view.submit
+    ? `<button value="submit" class="bk-button bk-primary">${textHtml(view.submit, dir)}</button>`
+    : '';
   const close = textHtml(view.close ?? { type: 'plain_text', text: 'Cancel' }, dir);
   dialog.innerHTML = `<form method="dialog" class="slack-dialog slack-modal"><h2>${title}</h2><div class="modal-blocks">${renderBlocks(view.blocks ?? [], dir)}</div><div class="dialog-buttons"><button value="close" class="bk-button">${close}</button>${submit}</div></form>`;
   dialog.showModal();
@@ -44,9 +46,11 @@ function elementValue(element: Json, node: HTMLElement | null): unknown {
     const option = ((element.options ?? []) as Json[]).find((o) => o.value === node.value);
     return { type: element.type, selected_option: option ?? null };
   }
-  if (node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement) return { type: element.type, value: node.value };
+  if (node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement)
+    return { type: element.type, value: node.value };
   const checked = node ? [...node.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value) : [];
   const options = ((element.options ?? []) as Json[]).filter((o) => checked.includes(String(o.value)));
-  return element.type === 'radio_buttons' ? { type: element.type, selected_option: options[0] ?? null } : { type: element.type, selected_options: options };
+  return element.type === 'radio_buttons'
+    ? { type: element.type, selected_option: options[0] ?? null }
+    : { type: element.type, selected_options: options };
 }
-

@@ -29,7 +29,11 @@ const ui = {
 function directory(): Directory {
   const people = new Map((ui.state?.people ?? []).map((p) => [p.id, p.name]));
   const channels = new Map((ui.state?.channels ?? []).map((c) => [c.id, c.name]));
-  return { userName: (id) => (id === ui.state?.bot.id ? ui.state.bot.name : people.get(id)), channelName: (id) => channels.get(id), me: ui.me };
+  return {
+    userName: (id) => (id === ui.state?.bot.id ? ui.state.bot.name : people.get(id)),
+    channelName: (id) => channels.get(id),
+    me: ui.me,
+  };
 }
 
 const key = (m: { channel: string; ts: string }) => `${m.channel}/${m.ts}`;
@@ -45,10 +49,14 @@ function renderChannel(): void {
   const channel = ui.state?.channels.find((c) => c.id === ui.channel);
   $('channel-name').textContent = channel ? `# ${channel.name}` : '#';
   $('channel-topic').textContent = channel && !channel.botMember ? '@isvc-doctor is not in this channel' : '';
-  const roots = [...ui.messages.values()].filter((m) => m.channel === ui.channel && (!m.threadTs || m.threadTs === m.ts) && visible(m)).sort(byTs);
+  const roots = [...ui.messages.values()]
+    .filter((m) => m.channel === ui.channel && (!m.threadTs || m.threadTs === m.ts) && visible(m))
+    .sort(byTs);
   const list = $('messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
-  list.innerHTML = roots.length ? renderList(roots, true) : '<p class="empty">No messages yet. Try <code>/isvc diagnose fraud-model -n ml-team</code></p>';
+  list.innerHTML = roots.length
+    ? renderList(roots, true)
+    : '<p class="empty">No messages yet. Try <code>/isvc diagnose fraud-model -n ml-team</code></p>';
   if (atBottom) list.scrollTop = list.scrollHeight;
   $<HTMLTextAreaElement>('composer-input').placeholder = `Message #${channel?.name ?? ''}`;
   renderSidebar();
@@ -60,7 +68,9 @@ function renderThread(): void {
   pane.hidden = !root;
   document.body.classList.toggle('thread-open', Boolean(root));
   if (!root) return;
-  const replies = [...ui.messages.values()].filter((m) => m.channel === root.channel && m.threadTs === root.ts && m.ts !== root.ts && visible(m)).sort(byTs);
+  const replies = [...ui.messages.values()]
+    .filter((m) => m.channel === root.channel && m.threadTs === root.ts && m.ts !== root.ts && visible(m))
+    .sort(byTs);
   const list = $('thread-messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   const divider = `<div class="reply-divider"><span>${root.replyCount} ${root.replyCount === 1 ? 'reply' : 'replies'}</span></div>`;
@@ -74,23 +84,32 @@ function renderSidebar(): void {
   $('team-name').textContent = ui.state.team;
   $('channels').innerHTML = ui.state.channels
     .map((c) => {
-      const unread = [...ui.messages.values()].some((m) => m.channel === c.id && !m.threadTs && visible(m)) && c.id !== ui.channel;
+      const unread =
+        [...ui.messages.values()].some((m) => m.channel === c.id && !m.threadTs && visible(m)) && c.id !== ui.channel;
       return `<li><button type="button" class="channel-link${c.id === ui.channel ? ' active' : ''}${unread ? ' unread' : ''}" data-channel-id="${escapeHtml(c.id)}"># ${escapeHtml(c.name)}</button></li>`;
     })
     .join('');
   $('people').innerHTML = ui.state.people
-    .map((p) => `<label class="person${p.id === ui.me ? ' active' : ''}"><input type="radio" name="me" value="${escapeHtml(p.id)}"${p.id === ui.me ? ' checked' : ''}> <span class="person-name">${escapeHtml(p.name)}</span> <span class="person-title">${escapeHtml(p.title ?? '')}</span></label>`)
+    .map(
+      (p) =>
+        `<label class="person${p.id === ui.me ? ' active' : ''}"><input type="radio" name="me" value="${escapeHtml(p.id)}"${p.id === ui.me ? ' checked' : ''}> <span class="person-name">${escapeHtml(p.name)}</span> <span class="person-title">${escapeHtml(p.title ?? '')}</span></label>`,
+    )
     .join('');
 }
 
 function renderProcesses(processes: Record<string, string>): void {
   const failed = Object.entries(processes).filter(([, s]) => s.startsWith('stopped'));
   $('processes').innerHTML = Object.entries(processes)
-    .map(([name, status]) => `<li class="${status.startsWith('stopped') ? 'process-down' : 'process-up'}"><b>${escapeHtml(name)}</b> ${escapeHtml(status)}</li>`)
+    .map(
+      ([name, status]) =>
+        `<li class="${status.startsWith('stopped') ? 'process-down' : 'process-up'}"><b>${escapeHtml(name)}</b> ${escapeHtml(status)}</li>`,
+    )
     .join('');
   const banner = $('banner');
   banner.hidden = failed.length === 0;
-  banner.textContent = failed.map(([, s]) => s.replace(/^stopped: /, '')).join('; ') + (failed.length ? ' — see the terminal; restart the playground.' : '');
+  banner.textContent =
+    failed.map(([, s]) => s.replace(/^stopped: /, '')).join('; ') +
+    (failed.length ? ' — see the terminal; restart the playground.' : '');
 }
 
 function renderLogs(lines: LogLine[]): void {
@@ -107,7 +126,9 @@ function renderCluster(): void {
 async function loadIsvc(changed = false): Promise<void> {
   if (!ui.isvc) return;
   const [namespace, name] = ui.isvc.split('/');
-  const { yaml, actions } = await getJson<{ yaml: string; actions: BreakAction[] }>(`/ui/isvc?namespace=${encodeURIComponent(namespace!)}&name=${encodeURIComponent(name!)}`);
+  const { yaml, actions } = await getJson<{ yaml: string; actions: BreakAction[] }>(
+    `/ui/isvc?namespace=${encodeURIComponent(namespace!)}&name=${encodeURIComponent(name!)}`,
+  );
   const before = changed ? ui.yaml.get(ui.isvc) : undefined;
   ui.yaml.set(ui.isvc, yaml);
   const seen = ui.landed.get(ui.isvc) ?? new Map<string, number>();
@@ -144,8 +165,18 @@ async function send(text: string, threadTs?: string): Promise<void> {
   if (!text.trim()) return;
   const who = directory().userName(ui.me);
   try {
-    const r = await postJson<{ status: number; ms: number }>('/ui/send', { user: ui.me, channel: ui.channel, text, ...(threadTs ? { threadTs } : {}) });
-    status(r.status ? `${text.startsWith('/') ? 'slash command' : 'app_mention'} sent as ${who}: HTTP ${r.status} in ${r.ms} ms` : `message posted as ${who}`, r.status >= 400);
+    const r = await postJson<{ status: number; ms: number }>('/ui/send', {
+      user: ui.me,
+      channel: ui.channel,
+      text,
+      ...(threadTs ? { threadTs } : {}),
+    });
+    status(
+      r.status
+        ? `${text.startsWith('/') ? 'slash command' : 'app_mention'} sent as ${who}: HTTP ${r.status} in ${r.ms} ms`
+        : `message posted as ${who}`,
+      r.status >= 400,
+    );
   } catch (error) {
     status(`not sent: ${(error as Error).message}`, true);
   }
@@ -157,13 +188,24 @@ async function clickElement(target: HTMLElement, value?: string): Promise<void> 
   const message = ui.messages.get(`${article.dataset.channel}/${article.dataset.ts}`);
   const blockIndex = Number(target.dataset.block);
   const block = message?.blocks?.[blockIndex] as Record<string, any> | undefined;
-  const element = target.dataset.element === 'accessory' ? block?.accessory : block?.elements?.[Number(target.dataset.element)];
+  const element =
+    target.dataset.element === 'accessory' ? block?.accessory : block?.elements?.[Number(target.dataset.element)];
   if (!message || !element) return;
   if (element.confirm && !(await askConfirm($<HTMLDialogElement>('confirm'), element.confirm, directory()))) return;
   if (target.dataset.url) window.open(target.dataset.url, '_blank', 'noopener');
   try {
-    const r = await postJson<{ status: number; ms: number }>('/ui/click', { user: ui.me, channel: message.channel, messageTs: message.ts, block: blockIndex, element: target.dataset.element, ...(value !== undefined ? { value } : {}) });
-    status(`block_actions ${element.action_id ?? ''} sent as ${directory().userName(ui.me)}: HTTP ${r.status} in ${r.ms} ms`, r.status >= 400);
+    const r = await postJson<{ status: number; ms: number }>('/ui/click', {
+      user: ui.me,
+      channel: message.channel,
+      messageTs: message.ts,
+      block: blockIndex,
+      element: target.dataset.element,
+      ...(value !== undefined ? { value } : {}),
+    });
+    status(
+      `block_actions ${element.action_id ?? ''} sent as ${directory().userName(ui.me)}: HTTP ${r.status} in ${r.ms} ms`,
+      r.status >= 400,
+    );
   } catch (error) {
     status(`click not sent: ${(error as Error).message}`, true);
   }
@@ -243,14 +285,24 @@ function wire(): void {
     if (!action || !ui.isvc) return;
     const [namespace, name] = ui.isvc.split('/');
     void postJson('/ui/break', { namespace, name, action }).then(
-      () => status(`${action} applied to ${ui.isvc}: the controller rolls it out, the watcher notices after alerts.unreadyAfter`),
+      () =>
+        status(
+          `${action} applied to ${ui.isvc}: the controller rolls it out, the watcher notices after alerts.unreadyAfter`,
+        ),
       (error: Error) => status(error.message, true),
     );
   });
-  $('rate-limit').addEventListener('click', () => void postJson('/ui/fault', { count: 3, retryAfter: 2 }).then(() => status('the next 3 Web API calls get 429 with Retry-After: 2')));
+  $('rate-limit').addEventListener(
+    'click',
+    () =>
+      void postJson('/ui/fault', { count: 3, retryAfter: 2 }).then(() =>
+        status('the next 3 Web API calls get 429 with Retry-After: 2'),
+      ),
+  );
   $<HTMLDialogElement>('modal').addEventListener('close', () => {
     const dialog = $<HTMLDialogElement>('modal');
-    if (dialog.returnValue === 'submit' && modalView) void postJson('/ui/submit', { user: ui.me, viewId: modalView.id, values: modalValues(dialog, modalView.view) });
+    if (dialog.returnValue === 'submit' && modalView)
+      void postJson('/ui/submit', { user: ui.me, viewId: modalView.id, values: modalValues(dialog, modalView.view) });
     modalView = undefined;
   });
 }
@@ -265,12 +317,17 @@ function listen(): void {
   const events = new EventSource('/events');
   events.addEventListener('slack', (e) => applySlack(JSON.parse((e as MessageEvent<string>).data) as SlackEvent));
   events.addEventListener('cluster', (e) => {
-    const data = JSON.parse((e as MessageEvent<string>).data) as { rows: PageState['cluster']['rows']; changed: string };
+    const data = JSON.parse((e as MessageEvent<string>).data) as {
+      rows: PageState['cluster']['rows'];
+      changed: string;
+    };
     if (ui.state) ui.state.cluster.rows = data.rows;
     renderCluster();
     if (data.changed === ui.isvc) void loadIsvc(true);
   });
-  events.addEventListener('process', (e) => renderProcesses(JSON.parse((e as MessageEvent<string>).data) as Record<string, string>));
+  events.addEventListener('process', (e) =>
+    renderProcesses(JSON.parse((e as MessageEvent<string>).data) as Record<string, string>),
+  );
   const lines: LogLine[] = ui.state?.logs ?? [];
   events.addEventListener('log', (e) => {
     lines.push(JSON.parse((e as MessageEvent<string>).data) as LogLine);

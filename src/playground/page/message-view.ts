@@ -35,7 +35,12 @@ function avatar(message: Message, name: string, ctx: MessageViewContext): string
 
 export function renderMessage(message: Message, previous: Message | undefined, ctx: MessageViewContext): string {
   const name = message.user === ctx.botId ? 'isvc-doctor' : (ctx.dir.userName(message.user) ?? message.user);
-  const grouped = previous && previous.user === message.user && !previous.ephemeralTo && !message.ephemeralTo && timeOf(message.ts).getTime() - timeOf(previous.ts).getTime() < 5 * 60_000;
+  const grouped =
+    previous &&
+    previous.user === message.user &&
+    !previous.ephemeralTo &&
+    !message.ephemeralTo &&
+    timeOf(message.ts).getTime() - timeOf(previous.ts).getTime() < 5 * 60_000;
   const time = timeOf(message.ts);
   const header = grouped
     ? `<span class="gutter-time">${escapeHtml(clock(time))}</span>`
@@ -43,18 +48,29 @@ export function renderMessage(message: Message, previous: Message | undefined, c
   const ephemeral = message.ephemeralTo
     ? `<div class="ephemeral-note"><span aria-hidden="true">👁</span> Only visible to you · <button type="button" class="link-button dismiss">Dismiss</button></div>`
     : '';
-  const content = message.blocks && message.blocks.length > 0 ? renderBlocks(message.blocks, ctx.dir) : `<div class="bk-text">${renderMrkdwn(message.text, ctx.dir)}</div>`;
+  const content =
+    message.blocks && message.blocks.length > 0
+      ? renderBlocks(message.blocks, ctx.dir)
+      : `<div class="bk-text">${renderMrkdwn(message.text, ctx.dir)}</div>`;
   const edited = message.editedTs ? '<span class="edited">(edited)</span>' : '';
   const summary = ctx.summaries && message.replyCount > 0 ? threadSummary(message, ctx) : '';
-  const classes = ['message', grouped ? 'grouped' : '', message.ephemeralTo ? 'ephemeral' : ''].filter(Boolean).join(' ');
+  const classes = ['message', grouped ? 'grouped' : '', message.ephemeralTo ? 'ephemeral' : '']
+    .filter(Boolean)
+    .join(' ');
   return `<article class="${classes}" data-channel="${escapeHtml(message.channel)}" data-ts="${escapeHtml(message.ts)}">${header}<div class="message-body">${ephemeral}${content}${edited}${summary}</div></article>`;
 }
 
 function threadSummary(message: Message, ctx: MessageViewContext): string {
   const faces = message.replyUsers
     .slice(0, 4)
-    .map((u) => (u === ctx.botId ? '<span class="mini-avatar avatar-bot">🩺</span>' : `<span class="mini-avatar">${escapeHtml((ctx.dir.userName(u) ?? u).slice(0, 1).toUpperCase())}</span>`))
+    .map((u) =>
+      u === ctx.botId
+        ? '<span class="mini-avatar avatar-bot">🩺</span>'
+        : `<span class="mini-avatar">${escapeHtml((ctx.dir.userName(u) ?? u).slice(0, 1).toUpperCase())}</span>`,
+    )
     .join('');
-  const last = message.latestReply ? `<span class="last-reply">Last reply ${escapeHtml(clock(timeOf(message.latestReply)))}</span>` : '';
+  const last = message.latestReply
+    ? `<span class="last-reply">Last reply ${escapeHtml(clock(timeOf(message.latestReply)))}</span>`
+    : '';
   return `<button type="button" class="thread-summary" data-open-thread="${escapeHtml(message.ts)}">${faces}<span class="reply-count">${message.replyCount} ${message.replyCount === 1 ? 'reply' : 'replies'}</span>${last}</button>`;
 }

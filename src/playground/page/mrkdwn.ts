@@ -28,7 +28,10 @@ function control(inner: string, dir: Directory): { html: string; plain: string }
   if (/^@[UW][A-Z0-9]+$/.test(target)) {
     const id = target.slice(1);
     const name = `@${label ?? dir.userName(id) ?? id}`;
-    return { html: `<span class="mention${dir.me === id ? ' mention-me' : ''}" data-user="${escapeHtml(id)}">${escapeHtml(name)}</span>`, plain: name };
+    return {
+      html: `<span class="mention${dir.me === id ? ' mention-me' : ''}" data-user="${escapeHtml(id)}">${escapeHtml(name)}</span>`,
+      plain: name,
+    };
   }
   if (/^#C[A-Z0-9]+$/.test(target)) {
     const name = `#${label ?? dir.channelName(target.slice(1)) ?? target.slice(1)}`;
@@ -39,22 +42,30 @@ function control(inner: string, dir: Directory): { html: string; plain: string }
     const name = label ?? `@${target.slice('!subteam^'.length)}`;
     return { html: `<span class="mention group">${escapeHtml(name)}</span>`, plain: name };
   }
-  if (/^!(here|channel|everyone)$/.test(target)) return { html: `<span class="mention broadcast">@${target.slice(1)}</span>`, plain: `@${target.slice(1)}` };
+  if (/^!(here|channel|everyone)$/.test(target))
+    return { html: `<span class="mention broadcast">@${target.slice(1)}</span>`, plain: `@${target.slice(1)}` };
   const url = decodeSlackEntities(target);
   const text = label ?? url.replace(/^mailto:/, '');
   const href = safeHref(url);
   if (!href) return { html: escapeHtml(`<${decodeSlackEntities(inner)}>`), plain: `<${decodeSlackEntities(inner)}>` };
-  return { html: `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text)}</a>`, plain: text };
+  return {
+    html: `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${escapeHtml(text)}</a>`,
+    plain: text,
+  };
 }
 
 function dateToken(target: string, fallback: string | undefined, dir: Directory): { html: string; plain: string } {
   const [, epoch = '', format = '', link] = target.split('^');
   const seconds = Number(epoch);
-  if (!/^\d+$/.test(epoch) || !Number.isFinite(seconds)) return { html: escapeHtml(fallback ?? ''), plain: fallback ?? '' };
+  if (!/^\d+$/.test(epoch) || !Number.isFinite(seconds))
+    return { html: escapeHtml(fallback ?? ''), plain: fallback ?? '' };
   const text = formatDateToken(seconds, format, dir.now);
   const inner = `<time class="date-token" datetime="${new Date(seconds * 1000).toISOString()}" data-epoch="${seconds}" data-format="${escapeHtml(format)}" title="${escapeHtml(new Date(seconds * 1000).toString())}">${escapeHtml(text)}</time>`;
   const href = link ? safeHref(decodeSlackEntities(link)) : null;
-  return { html: href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${inner}</a>` : inner, plain: text };
+  return {
+    html: href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${inner}</a>` : inner,
+    plain: text,
+  };
 }
 
 const EDGE_BEFORE = String.raw`(^|[^\p{L}\p{N}])`;
@@ -70,9 +81,17 @@ export function renderMrkdwn(text: string, dir: Directory): string {
   const keep = (html: string) => hole(holes.push(html) - 1);
   const controls: Array<{ html: string; plain: string }> = [];
   // control sequences first: they hold the only literal < and > in Slack text
-  let work = text.replace(/<([^<>\n]*)>/g, (_all, inner: string) => `${HOLE}c${controls.push(control(inner, dir)) - 1}${HOLE}`);
-  const plain = (s: string) => escapeHtml(decodeSlackEntities(s)).replace(new RegExp(`${HOLE}c(\\d+)${HOLE}`, 'g'), (_a, i: string) => escapeHtml(controls[Number(i)]!.plain));
-  work = work.replace(/```([\s\S]*?)```/g, (_all, code: string) => keep(`<pre class="code-block">${plain(code.replace(/^\n/, ''))}</pre>`));
+  let work = text.replace(
+    /<([^<>\n]*)>/g,
+    (_all, inner: string) => `${HOLE}c${controls.push(control(inner, dir)) - 1}${HOLE}`,
+  );
+  const plain = (s: string) =>
+    escapeHtml(decodeSlackEntities(s)).replace(new RegExp(`${HOLE}c(\\d+)${HOLE}`, 'g'), (_a, i: string) =>
+      escapeHtml(controls[Number(i)]!.plain),
+    );
+  work = work.replace(/```([\s\S]*?)```/g, (_all, code: string) =>
+    keep(`<pre class="code-block">${plain(code.replace(/^\n/, ''))}</pre>`),
+  );
   work = work.replace(/`([^`\n]+)`/g, (_all, code: string) => keep(`<code>${plain(code)}</code>`));
   let html = escapeHtml(decodeSlackEntities(work));
   html = styled(html, '*', 'b');

@@ -25,7 +25,12 @@ function container(e: Json, dir: Directory): string {
       return `<blockquote>${inner()}</blockquote>`;
     case 'rich_text_list': {
       const tag = e.style === 'ordered' ? 'ol' : 'ul';
-      const items = ((e.elements ?? []) as Json[]).map((item) => `<li>${item.type === 'rich_text_section' ? ((item.elements ?? []) as Json[]).map((x) => inline(x, dir)).join('') : container(item, dir)}</li>`).join('');
+      const items = ((e.elements ?? []) as Json[])
+        .map(
+          (item) =>
+            `<li>${item.type === 'rich_text_section' ? ((item.elements ?? []) as Json[]).map((x) => inline(x, dir)).join('') : container(item, dir)}</li>`,
+        )
+        .join('');
       return `<${tag} class="rt-list rt-indent-${Number(e.indent ?? 0)}">${items}</${tag}>`;
     }
     default:
@@ -50,7 +55,10 @@ function inline(e: Json, dir: Directory): string {
     case 'link': {
       const href = safeHref(String(e.url ?? ''));
       const text = escapeHtml(String(e.text ?? e.url ?? ''));
-      return styled(href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}</a>` : text, e.style);
+      return styled(
+        href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${text}</a>` : text,
+        e.style,
+      );
     }
     case 'user': {
       const id = String(e.user_id ?? '');
@@ -63,7 +71,13 @@ function inline(e: Json, dir: Directory): string {
     case 'broadcast':
       return `<span class="mention broadcast">@${escapeHtml(String(e.range ?? 'here'))}</span>`;
     case 'emoji':
-      return e.unicode ? String.fromCodePoint(...String(e.unicode).split('-').map((h) => parseInt(h, 16))) : escapeHtml(emojiFor(String(e.name)) ?? `:${e.name}:`);
+      return e.unicode
+        ? String.fromCodePoint(
+            ...String(e.unicode)
+              .split('-')
+              .map((h) => parseInt(h, 16)),
+          )
+        : escapeHtml(emojiFor(String(e.name)) ?? `:${e.name}:`);
     case 'date':
       return escapeHtml(formatDateToken(Number(e.timestamp), String(e.format ?? '{date_short}'), dir.now));
     default:

@@ -35,7 +35,13 @@ export async function handleUi(ctx: UiContext, req: IncomingMessage, res: Server
     const body = await readJson(req);
     const bot = ctx.bot();
     if (route === 'POST /ui/break') {
-      const error = runBreakAction(ctx.store, ctx.controller, String(body.namespace), String(body.name), String(body.action));
+      const error = runBreakAction(
+        ctx.store,
+        ctx.controller,
+        String(body.namespace),
+        String(body.name),
+        String(body.action),
+      );
       return json(res, error ? 409 : 200, error ? { error } : { ok: true });
     }
     if (route === 'POST /ui/fault') {
@@ -45,7 +51,11 @@ export async function handleUi(ctx: UiContext, req: IncomingMessage, res: Server
     if (!bot) return json(res, 503, { error: 'the bot is not running' });
     if (route === 'POST /ui/send') return sent(res, await send(ctx, bot, body));
     if (route === 'POST /ui/click') return sent(res, await click(ctx, bot, body));
-    if (route === 'POST /ui/submit') return sent(res, await bot.submitView({ user: String(body.user), viewId: String(body.viewId), values: body.values ?? {} }));
+    if (route === 'POST /ui/submit')
+      return sent(
+        res,
+        await bot.submitView({ user: String(body.user), viewId: String(body.viewId), values: body.values ?? {} }),
+      );
     if (route === 'POST /ui/dismiss') {
       ctx.standin.store.delete(String(body.channel), String(body.ts));
       return json(res, 200, { ok: true });
@@ -92,9 +102,14 @@ async function send(ctx: UiContext, bot: BotRequests, body: Json): Promise<SentR
 
 /** "@isvc-doctor" and "@alice" become Slack's `<@U…>` mentions, as Slack's composer does. */
 function encodeMentions(ctx: UiContext, text: string): string {
-  const names = new Map<string, string>([[BOT_IDENTITY.name, BOT_IDENTITY.userId], ...[...ctx.standin.store.people.values()].map((p) => [p.name, p.id] as [string, string])]);
+  const names = new Map<string, string>([
+    [BOT_IDENTITY.name, BOT_IDENTITY.userId],
+    ...[...ctx.standin.store.people.values()].map((p) => [p.name, p.id] as [string, string]),
+  ]);
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return escaped.replace(/(^|\s)@([a-z][\w.-]*)/g, (all, space: string, name: string) => (names.has(name) ? `${space}<@${names.get(name)}>` : all));
+  return escaped.replace(/(^|\s)@([a-z][\w.-]*)/g, (all, space: string, name: string) =>
+    names.has(name) ? `${space}<@${names.get(name)}>` : all,
+  );
 }
 
 async function click(ctx: UiContext, bot: BotRequests, body: Json): Promise<SentRequest> {
@@ -103,11 +118,20 @@ async function click(ctx: UiContext, bot: BotRequests, body: Json): Promise<Sent
   const message = ctx.standin.store.get(channel, messageTs);
   if (!message) throw new Error('that message is gone');
   const block = (message.blocks ?? [])[Number(body.block)] as Json | undefined;
-  const element = (body.element === 'accessory' ? block?.accessory : block?.elements?.[Number(body.element)]) as Json | undefined;
+  const element = (body.element === 'accessory' ? block?.accessory : block?.elements?.[Number(body.element)]) as
+    | Json
+    | undefined;
   if (!element?.action_id && element?.type !== 'button') throw new Error('no such button or menu in that message');
   const options = (element.options ?? []) as Json[];
   const selected = body.value !== undefined ? options.find((o) => o.value === body.value) : undefined;
-  return bot.click({ user: String(body.user), channel, messageTs, ...(block?.block_id ? { blockId: block.block_id } : {}), element, ...(selected ? { selectedOption: { text: selected.text, value: selected.value } } : {}) });
+  return bot.click({
+    user: String(body.user),
+    channel,
+    messageTs,
+    ...(block?.block_id ? { blockId: block.block_id } : {}),
+    element,
+    ...(selected ? { selectedOption: { text: selected.text, value: selected.value } } : {}),
+  });
 }
 
 function sent(res: ServerResponse, r: SentRequest): true {

@@ -5,6 +5,7 @@
  */
 import type { Remediation } from '../../findings/types.js';
 import type { OfferContext, RemediationAction } from '../types.js';
+import { lowerMaxModelLen } from './lower-max-model-len.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
 import { restartPods } from './restart-pods.js';
@@ -19,22 +20,31 @@ export const ACTIONS = {
   'promote-canary': promoteCanary,
   'set-canary-traffic': setCanaryTraffic,
   'restart-pods': restartPods,
+  'lower-max-model-len': lowerMaxModelLen,
 } as const;
 
 export type ActionId = keyof typeof ACTIONS;
 
-type OfferOf<K extends ActionId> = (typeof ACTIONS)[K] extends { offer(ctx: OfferContext, input: infer I): unknown } ? I : never;
+type OfferOf<K extends ActionId> = (typeof ACTIONS)[K] extends { offer(ctx: OfferContext, input: infer I): unknown }
+  ? I
+  : never;
 /** The actions a finding can offer (the others are started by a command, e.g. `/isvc rollout`). */
 export type OfferingActionId = { [K in ActionId]: OfferOf<K> extends never ? never : K }[ActionId];
 
 export const ALL_ACTIONS: readonly RemediationAction<any>[] = Object.values(ACTIONS);
 
 export function actionById(id: string): RemediationAction<any> | undefined {
-  return Object.prototype.hasOwnProperty.call(ACTIONS, id) ? ACTIONS[id as ActionId] : undefined;
+  return Object.hasOwn(ACTIONS, id) ? ACTIONS[id as ActionId] : undefined;
 }
 
 /** The fix the action offers for a finding, from what the diagnosis read; null when it has none to offer. */
-export async function offerFix<K extends OfferingActionId>(id: K, ctx: OfferContext, input: OfferOf<K>): Promise<Remediation | null> {
-  const action = ACTIONS[id] as unknown as { offer(ctx: OfferContext, input: OfferOf<K>): Promise<Remediation | null> | Remediation | null };
+export async function offerFix<K extends OfferingActionId>(
+  id: K,
+  ctx: OfferContext,
+  input: OfferOf<K>,
+): Promise<Remediation | null> {
+  const action = ACTIONS[id] as unknown as {
+    offer(ctx: OfferContext, input: OfferOf<K>): Promise<Remediation | null> | Remediation | null;
+  };
   return action.offer(ctx, input);
 }

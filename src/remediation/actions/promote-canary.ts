@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { RemediationError } from '../../changes/remediation-error.js';
+import { failingCanaryState } from '../canary-state.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
@@ -18,21 +19,41 @@ export const promoteCanary = patchAction<z.infer<typeof params>>({
   title: 'Promote the canary',
   params,
   locate: locateInferenceService,
-  build(live) {
+  async build(live, _params, ctx) {
     const shape = canaryShape(live);
-    const riskNote = 'Every request goes to the new model at once; check the canary\'s metrics first.';
+    const failing = await failingCanaryState(ctx, live);
+    const riskNote = failing
+      ? `The canary is failing (${failing}): promoting sends every request to it. Roll back instead, or fix it first.`
+      : "Every request goes to the new model at once; check the canary's metrics first.";
+    const state = failing ? { targetState: failing } : {};
     if (shape.kind === 'v1beta1') {
-      if (shape.percent === undefined) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'no canaryTrafficPercent: the latest revision already gets all traffic');
-      return { patch: { spec: { predictor: { canaryTrafficPercent: null } } }, summary: `Promote: all traffic to the latest revision, from ${describeSplit(shape.percent)}`, risk: 'high', riskNote };
+      if (shape.percent === undefined)
+        throw new RemediationError(
+          'REMEDIATION_NOTHING_TO_CHANGE',
+          'no canaryTrafficPercent: the latest revision already gets all traffic',
+        );
+      return {
+        patch: { spec: { predictor: { canaryTrafficPercent: null } } },
+        summary: `Promote: all traffic to the latest revision, from ${describeSplit(shape.percent)}`,
+        risk: 'high',
+        riskNote,
+        ...state,
+      };
     }
-    if (!shape.canary) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'there is no canary endpoint to promote');
+    const { canary } = shape;
+    if (!canary) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'there is no canary endpoint to promote');
     // A merge patch replaces objects key by key: null out the default's keys the canary does not have.
-    const cleared = Object.fromEntries(Object.keys(shape.default).filter((k) => !(k in shape.canary!)).map((k) => [k, null]));
+    const cleared = Object.fromEntries(
+      Object.keys(shape.default)
+        .filter((k) => !(k in canary))
+        .map((k) => [k, null]),
+    );
     return {
-      patch: { spec: { default: { ...cleared, ...shape.canary }, canary: null, canaryTrafficPercent: null } },
+      patch: { spec: { default: { ...cleared, ...canary }, canary: null, canaryTrafficPercent: null } },
       summary: `Promote: the canary endpoint becomes the default, from ${describeSplit(shape.percent)}`,
       risk: 'high',
       riskNote,
+      ...state,
     };
   },
 });

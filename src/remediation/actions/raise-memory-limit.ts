@@ -9,7 +9,13 @@
  */
 import { z } from 'zod';
 import { mergePatchAt, diffLines, valueAt } from '../../changes/field-changes.js';
-import { describeMemoryChange, memoryFieldChanges, memoryPathPatchable, raisedMemory, type MemoryChange } from '../../changes/memory-cap.js';
+import {
+  describeMemoryChange,
+  memoryFieldChanges,
+  memoryPathPatchable,
+  raisedMemory,
+  type MemoryChange,
+} from '../../changes/memory-cap.js';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
 import { componentsOf, refOf } from '../../kube/inference-service-view.js';
@@ -27,25 +33,45 @@ const params = z.object({
 });
 type Params = z.infer<typeof params>;
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
 /** The offer for the component that was OOMKilled (the predictor when unknown); null without one. */
 async function offer(ctx: OfferContext, input: { component: string | undefined }): Promise<Remediation | null> {
   const components = componentsOf(ctx.target.isvc);
   const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
   if (!component) return null;
-  const from = { ...(component.memoryLimit ? { limit: component.memoryLimit } : {}), ...(component.memoryRequest ? { request: component.memoryRequest } : {}) };
+  const from = {
+    ...(component.memoryLimit ? { limit: component.memoryLimit } : {}),
+    ...(component.memoryRequest ? { request: component.memoryRequest } : {}),
+  };
   const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
   const resources = component.resourcesPath.join('.');
   if (!memoryPathPatchable(component.resourcesPath)) {
-    return { action: 'manual', summary: `Raise the memory limit at ${resources}.limits.memory by hand (it is inside a container list, which a merge patch cannot reach)`, target, needsApproval: false, manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${resources}.limits.memory` };
+    return {
+      action: 'manual',
+      summary: `Raise the memory limit at ${resources}.limits.memory by hand (it is inside a container list, which a merge patch cannot reach)`,
+      target,
+      needsApproval: false,
+      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${resources}.limits.memory`,
+    };
   }
   let change: MemoryChange;
   try {
-    change = raisedMemory({ ...from, maxBytes: ctx.config.maxMemoryBytes, limitRanges: await ctx.reader.limitRanges(ctx.target.namespace) });
+    change = raisedMemory({
+      ...from,
+      maxBytes: ctx.config.maxMemoryBytes,
+      limitRanges: await ctx.reader.limitRanges(ctx.target.namespace),
+    });
   } catch (error) {
     if (!(error instanceof RemediationError)) throw error;
-    return { action: 'manual', summary: `No automatic raise (${error.code}): ${error.message}`, target, needsApproval: false, manual: `# ${resources}.limits.memory is ${from.limit ?? from.request}\nkubectl -n ${ctx.target.namespace} get limitrange -o yaml   # the namespace's cap` };
+    return {
+      action: 'manual',
+      summary: `No automatic raise (${error.code}): ${error.message}`,
+      target,
+      needsApproval: false,
+      manual: `# ${resources}.limits.memory is ${from.limit ?? from.request}\nkubectl -n ${ctx.target.namespace} get limitrange -o yaml   # the namespace's cap`,
+    };
   }
   const offered: ActionOffer<Params> = {
     action: 'raise-memory-limit',
@@ -53,7 +79,12 @@ async function offer(ctx: OfferContext, input: { component: string | undefined }
     target,
     diff: diffLines(memoryFieldChanges(component.resourcesPath, from, change)),
     needsApproval: true,
-    params: { component: component.name, path: [...component.resourcesPath], from: from.limit ?? null, to: change.limit },
+    params: {
+      component: component.name,
+      path: [...component.resourcesPath],
+      from: from.limit ?? null,
+      to: change.limit,
+    },
   };
   return offered;
 }
@@ -65,19 +96,42 @@ export const raiseMemoryLimit: OfferingAction<Params, { component: string | unde
     params,
     locate: locateInferenceService,
     async build(live, p, ctx) {
-      if (p.path[0] !== 'spec' || p.path.at(-1) !== 'resources') throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to a resources object');
-      if (!memoryPathPatchable(p.path)) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', `${p.path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`);
+      if (p.path[0] !== 'spec' || p.path.at(-1) !== 'resources')
+        throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to a resources object');
+      if (!memoryPathPatchable(p.path))
+        throw new RemediationError(
+          'REMEDIATION_NOT_APPLICABLE',
+          `${p.path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`,
+        );
       const parent = valueAt(live, p.path.slice(0, -1));
-      if (typeof parent !== 'object' || parent === null) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', `${p.path.join('.')} does not exist in the live InferenceService`);
+      if (typeof parent !== 'object' || parent === null)
+        throw new RemediationError(
+          'REMEDIATION_NOT_APPLICABLE',
+          `${p.path.join('.')} does not exist in the live InferenceService`,
+        );
       const limit = str(valueAt(live, [...p.path, 'limits', 'memory']));
       const request = str(valueAt(live, [...p.path, 'requests', 'memory']));
-      const change = raisedMemory({ limit, request, maxBytes: ctx.settings.maxMemoryBytes, limitRanges: ctx.seen?.limitRanges(ctx.target.namespace) ?? (await ctx.writer.limitRanges(ctx.target.namespace)) });
-      const resources = { limits: { memory: change.limit }, ...(change.request ? { requests: { memory: change.request } } : {}) };
+      const change = raisedMemory({
+        limit,
+        request,
+        maxBytes: ctx.settings.maxMemoryBytes,
+        limitRanges:
+          ctx.seen?.limitRanges(ctx.target.namespace) ?? (await ctx.writer.limitRanges(ctx.target.namespace)),
+      });
+      const resources = {
+        limits: { memory: change.limit },
+        ...(change.request ? { requests: { memory: change.request } } : {}),
+      };
       return {
         patch: mergePatchAt(p.path, resources),
-        summary: describeMemoryChange(p.component, { ...(limit ? { limit } : {}), ...(request ? { request } : {}) }, change),
+        summary: describeMemoryChange(
+          p.component,
+          { ...(limit ? { limit } : {}), ...(request ? { request } : {}) },
+          change,
+        ),
         risk: 'low',
-        riskNote: 'A new revision rolls out with the higher limit; each pod reserves more memory on its node (it may not schedule if nodes are full).',
+        riskNote:
+          'A new revision rolls out with the higher limit; each pod reserves more memory on its node (it may not schedule if nodes are full).',
       };
     },
   }),

@@ -30,12 +30,16 @@ import type { ActionContext, ActionOffer, OfferContext, OfferingAction, Plan } f
 const ID = 'restart-pods';
 const params = z.object({
   component: z.enum(['predictor', 'transformer', 'explainer']).default('predictor'),
-  revision: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).max(253).optional(),
+  revision: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/)
+    .max(253)
+    .optional(),
 });
 type Params = z.infer<typeof params>;
 
 const RISK_NOTE =
-  'It only helps after the cause is fixed (the model uploaded, the credentials granted, the code or image repaired): the new pods run the same spec and fail the same way otherwise. Deleting a pod also drops its logs, including the failed instance\'s (`kubectl logs --previous`).';
+  "It only helps after the cause is fixed (the model uploaded, the credentials granted, the code or image repaired): the new pods run the same spec and fail the same way otherwise. Deleting a pod also drops its logs, including the failed instance's (`kubectl logs --previous`).";
 
 /** The offer for a finding about failing pods (`pods`: those the diagnosis read); null when none of them would be deleted. */
 function offer(ctx: OfferContext, input: { pods: V1Pod[] } & RestartSelection): Remediation | null {
@@ -49,7 +53,10 @@ function offer(ctx: OfferContext, input: { pods: V1Pod[] } & RestartSelection): 
     target: refOf('Pod', ctx.target.namespace, names.join(', ')),
     diff: diffLines(podDeletions(failed)),
     needsApproval: true,
-    params: { component: input.component as Params['component'], ...(input.revision ? { revision: input.revision } : {}) },
+    params: {
+      component: input.component as Params['component'],
+      ...(input.revision ? { revision: input.revision } : {}),
+    },
   };
   return offered;
 }
@@ -67,14 +74,23 @@ async function podsOf(ctx: ActionContext, group: string): Promise<V1Pod[]> {
 }
 
 /** Each planned pod deleted with dryRun=All and its uid as precondition, together; a pod already gone is ObjectGoneError. */
-async function dryRunDeletes(ctx: ActionContext, namespace: string, pods: Array<{ name: string; uid?: string }>): Promise<void> {
-  const outcomes = await Promise.all(pods.map((pod) => ctx.writer.deletePod(namespace, pod.name, { ...(pod.uid ? { uid: pod.uid } : {}), dryRun: true })));
+async function dryRunDeletes(
+  ctx: ActionContext,
+  namespace: string,
+  pods: Array<{ name: string; uid?: string }>,
+): Promise<void> {
+  const outcomes = await Promise.all(
+    pods.map((pod) =>
+      ctx.writer.deletePod(namespace, pod.name, { ...(pod.uid ? { uid: pod.uid } : {}), dryRun: true }),
+    ),
+  );
   const gone = pods.filter((_, i) => outcomes[i] === 'gone');
   if (gone.length > 0) throw new ObjectGoneError(`pod ${namespace}/${gone.map((x) => x.name).join(', ')}: not found`);
 }
 
 function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string; uid?: string }> } {
-  if (plan.write.kind !== 'delete-pods') throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a pod-delete plan');
+  if (plan.write.kind !== 'delete-pods')
+    throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'not a pod-delete plan');
   return plan.write;
 }
 
@@ -85,13 +101,25 @@ export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSele
   offer,
   async plan(ctx, p) {
     const isvc = await findInferenceService(ctx.writer, ctx.target, ctx.seen);
-    const failed = restartablePods(await podsOf(ctx, apiGroupOf(isvc.ref.apiVersion)), { component: p.component, ...(p.revision ? { revision: p.revision } : {}) });
+    const failed = restartablePods(await podsOf(ctx, apiGroupOf(isvc.ref.apiVersion)), {
+      component: p.component,
+      ...(p.revision ? { revision: p.revision } : {}),
+    });
     const where = `${p.component}${p.revision ? ` pods of revision ${p.revision}` : ' pods'}`;
-    if (failed.length === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `no failed ${where} of ${ctx.target.namespace}/${ctx.target.name} to restart`);
+    if (failed.length === 0)
+      throw new RemediationError(
+        'REMEDIATION_NOTHING_TO_CHANGE',
+        `no failed ${where} of ${ctx.target.namespace}/${ctx.target.name} to restart`,
+      );
     const pods = failed.map((pod) => ({ name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' }));
     const plannedFromReads = ctx.seen !== undefined;
     if (!plannedFromReads) await dryRunDeletes(ctx, ctx.target.namespace, pods);
-    const target: ObjectRef = { apiVersion: 'v1', kind: 'Pod', namespace: ctx.target.namespace, name: pods.map((x) => x.name).join(', ') };
+    const target: ObjectRef = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: ctx.target.namespace,
+      name: pods.map((x) => x.name).join(', '),
+    };
     return {
       action: ID,
       params: p,
@@ -113,13 +141,29 @@ export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSele
   },
   async validate(ctx, plan) {
     const { namespace, pods: planned } = podsOfPlan(plan);
-    const live = await Promise.all(planned.map((x) => ctx.writer.get({ apiVersion: 'v1', kind: 'Pod', namespace, name: x.name })));
-    if (live.every((pod) => pod === null)) return { ok: false, reason: 'gone', message: `the pods planned for a restart no longer exist (${planned.map((x) => x.name).join(', ')})` };
-    const sel = { component: String(plan.params.component ?? 'predictor'), ...(typeof plan.params.revision === 'string' ? { revision: plan.params.revision } : {}) };
+    const live = await Promise.all(
+      planned.map((x) => ctx.writer.get({ apiVersion: 'v1', kind: 'Pod', namespace, name: x.name })),
+    );
+    if (live.every((pod) => pod === null))
+      return {
+        ok: false,
+        reason: 'gone',
+        message: `the pods planned for a restart no longer exist (${planned.map((x) => x.name).join(', ')})`,
+      };
+    const sel = {
+      component: String(plan.params.component ?? 'predictor'),
+      ...(typeof plan.params.revision === 'string' ? { revision: plan.params.revision } : {}),
+    };
     for (const [i, x] of planned.entries()) {
       const pod = live[i] as unknown as V1Pod | null;
-      if (!pod || pod.metadata?.uid !== x.uid) return { ok: false, reason: 'stale', message: `pod ${namespace}/${x.name} was replaced or deleted since the plan` };
-      if (restartablePods([pod], sel).length === 0) return { ok: false, reason: 'stale', message: `pod ${namespace}/${x.name} no longer fails` };
+      if (!pod || pod.metadata?.uid !== x.uid)
+        return {
+          ok: false,
+          reason: 'stale',
+          message: `pod ${namespace}/${x.name} was replaced or deleted since the plan`,
+        };
+      if (restartablePods([pod], sel).length === 0)
+        return { ok: false, reason: 'stale', message: `pod ${namespace}/${x.name} no longer fails` };
     }
     return { ok: true };
   },

@@ -15,16 +15,24 @@ import { patchAction } from '../patch-action.js';
 import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
 
-const params = z.object({ previous: z.string().nullish(), canary: z.string().nullish(), from: z.number().nullish() }).passthrough();
+const params = z
+  .object({ previous: z.string().nullish(), canary: z.string().nullish(), from: z.number().nullish() })
+  .passthrough();
 type Params = z.infer<typeof params>;
 
 /** The offer on a failing canary: all traffic back to `previous` (`percent`: the canary's share now, undefined on v1alpha2). */
-function offer(ctx: OfferContext, input: { previous: string; canary: string; percent: number | undefined }): Remediation {
+function offer(
+  ctx: OfferContext,
+  input: { previous: string; canary: string; percent: number | undefined },
+): Remediation {
   const offered: ActionOffer<Params> = {
     action: 'rollback-canary',
     summary: `Send all traffic to the last ready revision ${input.previous}`,
     target: refOf('InferenceService', ctx.target.namespace, ctx.target.name),
-    diff: input.percent !== undefined ? ['  spec.predictor.canaryTrafficPercent:', `-   ${input.percent}`, '+   0'] : ['  spec.canary:', '-   (canary endpoint)', '+   (removed)'],
+    diff:
+      input.percent !== undefined
+        ? ['  spec.predictor.canaryTrafficPercent:', `-   ${input.percent}`, '+   0']
+        : ['  spec.canary:', '-   (canary endpoint)', '+   (removed)'],
     needsApproval: true,
     params: { previous: input.previous, canary: input.canary, from: input.percent ?? null },
   };
@@ -40,22 +48,27 @@ const patch = patchAction<Params>({
     const shape = canaryShape(live);
     const to = p.previous ? ` (${p.previous})` : '';
     if (shape.kind === 'v1beta1') {
-      if (shape.percent === 0) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'canaryTrafficPercent is already 0');
+      if (shape.percent === 0)
+        throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'canaryTrafficPercent is already 0');
       return {
         patch: { spec: { predictor: { canaryTrafficPercent: 0 } } },
         summary: `Roll back: all traffic to the last ready revision${to}, from ${describeSplit(shape.percent)}`,
         risk: 'medium',
-        riskNote: 'The canary stops receiving traffic at once; its spec stays in the object (fix it, then promote or set a split).',
+        riskNote:
+          'The canary stops receiving traffic at once; its spec stays in the object (fix it, then promote or set a split).',
       };
     }
-    if (!shape.canary && shape.percent === undefined) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'there is no canary to roll back');
+    if (!shape.canary && shape.percent === undefined)
+      throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', 'there is no canary to roll back');
     return {
       patch: { spec: { canary: null, canaryTrafficPercent: null } },
       summary: `Roll back: drop the canary endpoint, all traffic to the default${to}, from ${describeSplit(shape.percent)}`,
       risk: 'medium',
-      riskNote: 'The canary endpoint and its spec are removed from the InferenceService (v1alpha2 keeps no inactive canary).',
+      riskNote:
+        'The canary endpoint and its spec are removed from the InferenceService (v1alpha2 keeps no inactive canary).',
     };
   },
 });
 
-export const rollbackCanary: OfferingAction<Params, { previous: string; canary: string; percent: number | undefined }> = { ...patch, offer };
+export const rollbackCanary: OfferingAction<Params, { previous: string; canary: string; percent: number | undefined }> =
+  { ...patch, offer };

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { RemediationError } from '../../changes/remediation-error.js';
+import { failingCanaryState } from '../canary-state.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import { canaryShape, describeSplit } from './canary-shape.js';
@@ -17,16 +18,32 @@ export const setCanaryTraffic = patchAction<z.infer<typeof params>>({
   title: 'Set the canary traffic split',
   params,
   locate: locateInferenceService,
-  build(live, p) {
+  async build(live, p, ctx) {
     const shape = canaryShape(live);
-    if (shape.percent === p.canaryPercent) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `the split is already ${describeSplit(p.canaryPercent)}`);
-    if (shape.kind === 'v1alpha2' && !shape.canary) throw new RemediationError('REMEDIATION_NOT_APPLICABLE', 'this v1alpha2 InferenceService has no canary endpoint to send traffic to');
-    const patch = shape.kind === 'v1beta1' ? { spec: { predictor: { canaryTrafficPercent: p.canaryPercent } } } : { spec: { canaryTrafficPercent: p.canaryPercent } };
+    // more traffic to a failing canary: its state is said before the change
+    const failing = p.canaryPercent > (shape.percent ?? 0) ? await failingCanaryState(ctx, live) : null;
+    if (shape.percent === p.canaryPercent)
+      throw new RemediationError(
+        'REMEDIATION_NOTHING_TO_CHANGE',
+        `the split is already ${describeSplit(p.canaryPercent)}`,
+      );
+    if (shape.kind === 'v1alpha2' && !shape.canary)
+      throw new RemediationError(
+        'REMEDIATION_NOT_APPLICABLE',
+        'this v1alpha2 InferenceService has no canary endpoint to send traffic to',
+      );
+    const patch =
+      shape.kind === 'v1beta1'
+        ? { spec: { predictor: { canaryTrafficPercent: p.canaryPercent } } }
+        : { spec: { canaryTrafficPercent: p.canaryPercent } };
     return {
       patch,
       summary: `Set the split to ${describeSplit(p.canaryPercent)} (from ${describeSplit(shape.percent)})`,
-      risk: 'medium',
-      riskNote: `${p.canaryPercent}% of requests reach the canary revision.`,
+      risk: failing ? 'high' : 'medium',
+      riskNote: failing
+        ? `The canary is failing (${failing}): ${p.canaryPercent}% of requests would reach it.`
+        : `${p.canaryPercent}% of requests reach the canary revision.`,
+      ...(failing ? { targetState: failing } : {}),
     };
   },
 });

@@ -24,7 +24,11 @@ const params = z.object({
 });
 type Params = z.infer<typeof params>;
 
-const entriesOf = (list: string) => list.split(',').map((s) => s.trim()).filter(Boolean);
+const entriesOf = (list: string) =>
+  list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** `current`: registriesSkippingTagResolving as the diagnosis read it; null when the registry is unknown or already listed. */
 function offer(ctx: OfferContext, input: { registry: string | undefined; current: string }): Remediation | null {
@@ -49,16 +53,29 @@ const patch = patchAction<Params>({
   params,
   async locate(ctx, p) {
     const isvc = await findInferenceService(ctx.writer, ctx.target, ctx.seen);
-    const target: ObjectRef = { apiVersion: 'v1', kind: 'ConfigMap', namespace: p.namespace ?? ctx.settings.knativeNamespace, name: 'config-deployment' };
+    const target: ObjectRef = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: p.namespace ?? ctx.settings.knativeNamespace,
+      name: 'config-deployment',
+    };
     const live = await ctx.writer.get(target);
-    if (!live) throw new RemediationError('REMEDIATION_TARGET_NOT_FOUND', `ConfigMap ${target.namespace}/config-deployment not found`);
+    if (!live)
+      throw new RemediationError(
+        'REMEDIATION_TARGET_NOT_FOUND',
+        `ConfigMap ${target.namespace}/config-deployment not found`,
+      );
     return { target, isvc: isvc.ref, live };
   },
   build(live, p) {
     const data = ((live as { data?: Record<string, string> }).data ?? {}) as Record<string, string>;
     const current = data.registriesSkippingTagResolving ?? '';
     const entries = entriesOf(current);
-    if (entries.includes(p.registry)) throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `${p.registry} is already in registriesSkippingTagResolving`);
+    if (entries.includes(p.registry))
+      throw new RemediationError(
+        'REMEDIATION_NOTHING_TO_CHANGE',
+        `${p.registry} is already in registriesSkippingTagResolving`,
+      );
     return {
       patch: { data: { registriesSkippingTagResolving: [...entries, p.registry].join(',') } },
       summary: `Skip tag-to-digest resolution for ${p.registry} in ${live.metadata.namespace}/config-deployment`,
@@ -68,4 +85,7 @@ const patch = patchAction<Params>({
   },
 });
 
-export const skipTagResolution: OfferingAction<Params, { registry: string | undefined; current: string }> = { ...patch, offer };
+export const skipTagResolution: OfferingAction<Params, { registry: string | undefined; current: string }> = {
+  ...patch,
+  offer,
+};

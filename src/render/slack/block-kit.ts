@@ -2,10 +2,20 @@
  * Builders for the small subset of Block Kit the renderers emit (the types are the Slack port's,
  * src/slack/slack-message.ts), and the sizes the message budgets count.
  */
-import type { Block, ContextBlock, DividerBlock, HeaderBlock, SectionBlock, SlackMessage } from '../../slack/slack-message.js';
+import type {
+  Block,
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  SectionBlock,
+  SlackMessage,
+} from '../../slack/slack-message.js';
 
 export const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-export const context = (...texts: string[]): ContextBlock => ({ type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) });
+export const context = (...texts: string[]): ContextBlock => ({
+  type: 'context',
+  elements: texts.map((text) => ({ type: 'mrkdwn', text })),
+});
 export const header = (text: string): HeaderBlock => ({ type: 'header', text: { type: 'plain_text', text } });
 export const divider = (): DividerBlock => ({ type: 'divider' });
 

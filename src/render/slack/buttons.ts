@@ -8,11 +8,22 @@ export type { Button };
 
 /** At most 25 elements an actions block; a button's text at most 75 characters, its value 2000, a URL 3000. */
 export function button(actionId: string, label: string, value: string, style?: 'primary' | 'danger'): Button {
-  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text: cut(label, 75), emoji: true }, value: value.slice(0, 2000), ...(style ? { style } : {}) };
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text: cut(label, 75), emoji: true },
+    value: value.slice(0, 2000),
+    ...(style ? { style } : {}),
+  };
 }
 
 export function urlButton(label: string, url: string, index = 0): Button {
-  return { type: 'button', action_id: `${OPEN_LINK_ACTION}.${index}`, text: { type: 'plain_text', text: cut(label, 75), emoji: true }, url: url.slice(0, 3000) };
+  return {
+    type: 'button',
+    action_id: `${OPEN_LINK_ACTION}.${index}`,
+    text: { type: 'plain_text', text: cut(label, 75), emoji: true },
+    url: url.slice(0, 3000),
+  };
 }
 
 export const targetValue = (t: TargetRef) => `${t.namespace}/${t.name}`;

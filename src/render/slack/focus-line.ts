@@ -38,7 +38,10 @@ export function readableLogLine(line: string): string {
     const err = str('error') ?? str('err');
     if (!msg && !err) return line;
     const level = str('level') ?? str('severity');
-    return [level ? `${level.toLowerCase()}:` : '', [msg, err].filter(Boolean).join(': ')].filter(Boolean).join(' ').replace(/\s*\n\s*/g, ' ⏎ ');
+    return [level ? `${level.toLowerCase()}:` : '', [msg, err].filter(Boolean).join(': ')]
+      .filter(Boolean)
+      .join(' ')
+      .replace(/\s*\n\s*/g, ' ⏎ ');
   } catch {
     return line;
   }

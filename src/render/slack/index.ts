@@ -1,7 +1,14 @@
 /** The Slack renderer: pure functions from reports (and a few notices) to Block Kit messages. */
 export * from './block-kit.js';
 export { SLACK_LIMITS, escapeMrkdwn } from './limits.js';
-export { renderReportMessages, renderFirstReply, renderDetailReplies, MAX_REPORT_MESSAGES, SCREEN_LINES, targetName } from './render-report.js';
+export {
+  renderReportMessages,
+  renderFirstReply,
+  renderDetailReplies,
+  MAX_REPORT_MESSAGES,
+  SCREEN_LINES,
+  targetName,
+} from './render-report.js';
 export { renderProgress, renderVerdict, verdictLine, verdictOf } from './render-verdict.js';
 export { screenLines, visibleText } from './screen-lines.js';
 export * from './render-notices.js';

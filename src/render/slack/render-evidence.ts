@@ -10,10 +10,19 @@ import { cut, escapeCode, escapeMrkdwn, link } from './limits.js';
 
 /** Characters of one evidence line (a deciding line up to this long is shown whole). */
 export const LINE_MAX = 400;
-const HOP_ICON: Record<NonNullable<Evidence['state']>, string> = { ok: '✅', missing: '❌', failing: '⚠️', unknown: '❔' };
+const HOP_ICON: Record<NonNullable<Evidence['state']>, string> = {
+  ok: '✅',
+  missing: '❌',
+  failing: '⚠️',
+  unknown: '❔',
+};
 
 /** One line of text: inner newlines shown as ⏎, trailing ones dropped. */
-export const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ⏎ ').replace(/(?: ⏎ )+$/, '').trim();
+export const oneLine = (text: string): string =>
+  text
+    .replace(/\s*\n\s*/g, ' ⏎ ')
+    .replace(/(?: ⏎ )+$/, '')
+    .trim();
 
 /** "Pod ns/name" → "Pod name" (the namespace is the service's, named once in the verdict). */
 export function shortRef(ref: string): string {
@@ -22,7 +31,8 @@ export function shortRef(ref: string): string {
 
 /** Where a piece of evidence comes from, as a person names it. */
 export function sourceLabel(e: Evidence): string {
-  if (e.kind === 'log') return `${e.container ? `container \`${escapeMrkdwn(e.container)}\`` : 'log'}${e.previous ? ', previous instance' : ''}`;
+  if (e.kind === 'log')
+    return `${e.container ? `container \`${escapeMrkdwn(e.container)}\`` : 'log'}${e.previous ? ', previous instance' : ''}`;
   if (/^terminat/i.test(e.text ?? '') || /terminated\.message/.test(e.text ?? '')) return 'termination message';
   if (/^modelStatus|\bmodelStatus\b/.test(e.text ?? '')) return 'modelStatus';
   return e.kind === 'condition' || e.kind === 'event' || e.kind === 'probe' || e.kind === 'field' ? e.kind : 'note';
@@ -36,17 +46,28 @@ export function evidenceLine(e: Evidence, subject?: string, max = LINE_MAX, exce
   if (e.kind === 'link' && e.url) return `• ${link(e.url, e.text ?? e.ref)}`;
   const ref = e.ref === subject ? '' : escapeMrkdwn(cut(shortRef(e.ref), 100));
   if (e.kind === 'hop') {
-    const icon = HOP_ICON[e.state ?? 'unknown'];
-    return `${icon} ${ref || escapeMrkdwn(cut(shortRef(e.ref), 100))}${e.text ? ` — ${escapeMrkdwn(focusLine(oneLine(e.text), max))}` : ''} _(${e.state ?? 'unknown'})_`;
+    // a hop that follows from a failure further on is not a failure of its own
+    const icon = e.consequence ? '⏳' : HOP_ICON[e.state ?? 'unknown'];
+    const state = `${e.state ?? 'unknown'}${e.consequence ? ': a consequence' : ''}`;
+    return `${icon} ${ref || escapeMrkdwn(cut(shortRef(e.ref), 100))}${e.text ? ` — ${escapeMrkdwn(focusLine(oneLine(e.text), max))}` : ''} _(${state})_`;
   }
   if (excerptLines === 0 && e.excerpt && e.excerpt.length > 0) {
     // one line: the excerpt's lines joined (the first reply's compact form of a YAML excerpt)
-    const joined = [e.text, ...e.excerpt].filter(Boolean).map((l) => oneLine(l!)).join(' · ');
+    const joined = [e.text, ...e.excerpt]
+      .filter(Boolean)
+      .map((l) => oneLine(l!))
+      .join(' · ');
     return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}: ${escapeMrkdwn(keyIndex(joined) >= 0 ? focusLine(joined, max) : cut(joined, max))}`;
   }
   const body = e.text ? escapeMrkdwn(focusLine(oneLine(e.text), max)) : '';
   const n = excerptLines;
-  const excerpt = e.excerpt && e.excerpt.length > 0 ? `\n\`\`\`\n${e.excerpt.slice(0, n).map((l) => escapeCode(focusLine(l, max))).join('\n')}${e.excerpt.length > n ? `\n… ${e.excerpt.length - n} more` : ''}\n\`\`\`` : '';
+  const excerpt =
+    e.excerpt && e.excerpt.length > 0
+      ? `\n\`\`\`\n${e.excerpt
+          .slice(0, n)
+          .map((l) => escapeCode(focusLine(l, max)))
+          .join('\n')}${e.excerpt.length > n ? `\n… ${e.excerpt.length - n} more` : ''}\n\`\`\``
+      : '';
   return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}${body ? `: ${body}` : ''}${excerpt}`;
 }
 
@@ -57,8 +78,10 @@ export function logTitle(e: Evidence, subject?: string): string {
 
 /** The index of the line an excerpt turns on: the last that names an error, else its last line. */
 export function decidingIndex(lines: readonly string[]): number {
-  for (let i = lines.length - 1; i >= 0; i -= 1) if (namesError(lines[i]!) && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
-  for (let i = lines.length - 1; i >= 0; i -= 1) if (keyIndex(lines[i]!) >= 0 && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
+  for (let i = lines.length - 1; i >= 0; i -= 1)
+    if (namesError(lines[i]!) && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
+  for (let i = lines.length - 1; i >= 0; i -= 1)
+    if (keyIndex(lines[i]!) >= 0 && !/^\s*(File "|at |\[bt\])/.test(lines[i]!)) return i;
   return lines.length - 1;
 }
 
@@ -97,7 +120,12 @@ export function logBlock(e: Evidence, budget: number, options: LogBlockOptions =
     const said = sameness(lines[decidingIndex(lines)]!);
     const d = lines.findIndex((l) => sameness(l) === said);
     const seen = new Set([said]);
-    const distinct = (i: number) => (seen.has(sameness(lines[i]!)) ? false : (seen.add(sameness(lines[i]!)), true));
+    const distinct = (i: number) => {
+      const key = sameness(lines[i]!);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    };
     indexes = [d];
     if (options.maxLines! > 1 && d + 1 < lines.length && distinct(d + 1)) indexes.push(d + 1);
     for (let i = d - 1; i >= 0 && indexes.length < options.maxLines!; i -= 1) if (distinct(i)) indexes.unshift(i);
@@ -114,7 +142,8 @@ export function logBlock(e: Evidence, budget: number, options: LogBlockOptions =
   }
   const omitted = lines.length - kept.length;
   const notes: string[] = [];
-  if (omitted > 0) notes.push(`${omitted} earlier line${omitted === 1 ? '' : 's'} of the excerpt left out to fit Slack`);
+  if (omitted > 0)
+    notes.push(`${omitted} earlier line${omitted === 1 ? '' : 's'} of the excerpt left out to fit Slack`);
   if (e.truncated) notes.push('the excerpt itself leaves out lines of the log');
   const note = notes.length > 0 && !first ? `\n_(${notes.join('; ')})_` : '';
   return `${title}\n\`\`\`\n${kept.join('\n')}\n\`\`\`${note}`;

@@ -20,7 +20,13 @@ export interface FindingRenderOptions {
 }
 
 export function findingHeading(f: Finding): string {
-  const about = [shortRef(f.subject), f.component, f.revision && !f.subject.endsWith(f.revision) ? `revision ${f.revision}` : undefined].filter(Boolean).map((s) => escapeMrkdwn(cut(s!, 160)));
+  const about = [
+    shortRef(f.subject),
+    f.component,
+    f.revision && !f.subject.endsWith(f.revision) ? `revision ${f.revision}` : undefined,
+  ]
+    .filter(Boolean)
+    .map((s) => escapeMrkdwn(cut(s!, 160)));
   return `*\`${f.code}\`* (${f.severity}) ${escapeMrkdwn(cut(f.title, 300))}${about.length > 0 ? `\n_${about.join(' · ')}_` : ''}`;
 }
 
@@ -32,7 +38,9 @@ export function bulletSection(lines: string[], max: number = SLACK_LIMITS.sectio
     const line = lines[i]!;
     const reserve = i < lines.length - 1 ? 60 : 0;
     if (used + line.length + 1 + reserve > max) {
-      out.push(`_… ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} of evidence left out to fit Slack_`);
+      out.push(
+        `_… ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} of evidence left out to fit Slack_`,
+      );
       break;
     }
     out.push(line);
@@ -43,7 +51,9 @@ export function bulletSection(lines: string[], max: number = SLACK_LIMITS.sectio
 
 /** A fix to make by hand: its summary and the YAML or command, in a code block. */
 export function manualFixText(r: Remediation): string {
-  const parts = [`🛠️ *Fix by hand:* ${escapeMrkdwn(cut(r.summary, 400))}${r.target ? ` — ${escapeMrkdwn(cut(r.target, 160))}` : ''}`];
+  const parts = [
+    `🛠️ *Fix by hand:* ${escapeMrkdwn(cut(r.summary, 400))}${r.target ? ` — ${escapeMrkdwn(cut(r.target, 160))}` : ''}`,
+  ];
   const body = r.diff && r.diff.length > 0 ? r.diff : r.manual ? r.manual.split('\n') : [];
   if (body.length > 0) {
     const lines = body.slice(0, 40).map((l) => escapeCode(cut(l, 200)));
@@ -54,7 +64,8 @@ export function manualFixText(r: Remediation): string {
 }
 
 /** A remediation the bot proposes itself (a proposal message with Approve / Reject follows). */
-export const isProposed = (r: Remediation | null): boolean => Boolean(r && r.needsApproval && !r.manual && r.action !== 'manual');
+export const isProposed = (r: Remediation | null): boolean =>
+  Boolean(r?.needsApproval && !r.manual && r.action !== 'manual');
 
 /** The blocks of evidence (bullets, then log excerpts within budget), without a heading. */
 export function evidenceBlocks(f: Finding, evidence: Evidence[], options: FindingRenderOptions, used = 0): Block[] {
@@ -65,14 +76,31 @@ export function evidenceBlocks(f: Finding, evidence: Evidence[], options: Findin
   const blocks: Block[] = [];
   if (lines.length > 0) blocks.push(section(bulletSection(lines)));
   const spent = used + blocks.reduce((n, b) => n + (b.type === 'section' ? b.text.text.length : 0), 0);
-  const perLog = shownLogs.length > 0 ? Math.min(options.logBudget, SLACK_LIMITS.sectionText, Math.floor((options.charBudget - spent) / shownLogs.length)) : 0;
-  for (const log of shownLogs) blocks.push(section(perLog >= 400 ? logBlock(log, perLog, { subject: f.subject }) : `_Log excerpt of ${escapeMrkdwn(log.ref)} left out to fit Slack_`));
+  const perLog =
+    shownLogs.length > 0
+      ? Math.min(
+          options.logBudget,
+          SLACK_LIMITS.sectionText,
+          Math.floor((options.charBudget - spent) / shownLogs.length),
+        )
+      : 0;
+  for (const log of shownLogs)
+    blocks.push(
+      section(
+        perLog >= 400
+          ? logBlock(log, perLog, { subject: f.subject })
+          : `_Log excerpt of ${escapeMrkdwn(log.ref)} left out to fit Slack_`,
+      ),
+    );
   return blocks;
 }
 
 export function renderFinding(f: Finding, options: FindingRenderOptions): Block[] {
   const heading = findingHeading(f);
-  const blocks: Block[] = [section(cut(heading, SLACK_LIMITS.sectionText)), ...evidenceBlocks(f, f.evidence, options, heading.length)];
+  const blocks: Block[] = [
+    section(cut(heading, SLACK_LIMITS.sectionText)),
+    ...evidenceBlocks(f, f.evidence, options, heading.length),
+  ];
   if (f.remediation && !isProposed(f.remediation)) blocks.push(section(manualFixText(f.remediation)));
   return blocks;
 }

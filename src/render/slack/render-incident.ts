@@ -29,7 +29,8 @@ const oneLine = (t: string) => t.replace(/\s*\n\s*/g, ' ').trim();
 
 /** The root cause in words (when the opening diagnosis had one) and its code. */
 function causeWords(incident: Incident, code: string): string {
-  const title = incident.headline && code === incident.rootCause ? fitClause(oneLine(incident.headline.title), 200).text : null;
+  const title =
+    incident.headline && code === incident.rootCause ? fitClause(oneLine(incident.headline.title), 200).text : null;
   return title ? `${escapeMrkdwn(title)} · \`${code}\`` : `\`${code}\``;
 }
 
@@ -49,9 +50,18 @@ export function renderIncidentRoot(incident: Incident, members: Member[], now: n
   const cause = members.length === 1 ? members[0]!.rootCause : incident.rootCause;
   const lasted = humanDuration(outageMs(members, now));
   if (incident.status === 'resolved') {
-    const subject = members.length === 1 ? `${members[0]!.namespace}/${members[0]!.name}` : plural(members.length, 'InferenceService');
+    const subject =
+      members.length === 1
+        ? `${members[0]!.namespace}/${members[0]!.name}`
+        : plural(members.length, 'InferenceService');
     const text = escapeMrkdwn(`✅ ${subject} recovered after ${lasted} (was ${cause})`);
-    return { text, blocks: [section(cut(`✅ *${escapeMrkdwn(subject)}* recovered after ${lasted} (was \`${cause}\`)`, 3000)), ...(members.length > 1 ? [context(cut(escapeMrkdwn(names(members, LIST_IN_ROOT)), 2000))] : [])] };
+    return {
+      text,
+      blocks: [
+        section(cut(`✅ *${escapeMrkdwn(subject)}* recovered after ${lasted} (was \`${cause}\`)`, 3000)),
+        ...(members.length > 1 ? [context(cut(escapeMrkdwn(names(members, LIST_IN_ROOT)), 2000))] : []),
+      ],
+    };
   }
   const open = members.filter((m) => m.recoveredAt === null);
   const since = Math.min(...members.map((m) => m.unreadySince));
@@ -63,36 +73,64 @@ export function renderIncidentRoot(incident: Incident, members: Member[], now: n
     return {
       text,
       blocks: [
-        section(cut(`🔴 *${escapeMrkdwn(who)}* has not been ready since ${agoToken(m.unreadySince, now)}: ${causeWords(incident, cause)}`, 3000)),
+        section(
+          cut(
+            `🔴 *${escapeMrkdwn(who)}* has not been ready since ${agoToken(m.unreadySince, now)}: ${causeWords(incident, cause)}`,
+            3000,
+          ),
+        ),
         ...nextBlock(incident, cause),
         actions(`incident:${incident.id}`, [rediagnoseButton(m), muteHourButton(m), ...linkButtons(incident)]),
         context('_Automatic incident · the diagnosis is in the thread_'),
       ],
     };
   }
-  const text = cut(escapeMrkdwn(`🔴 ${plural(open.length, 'InferenceService')} not ready: ${incident.rootCause}${title} — ${names(open, LIST_IN_ROOT)}`), 3000);
+  const text = cut(
+    escapeMrkdwn(
+      `🔴 ${plural(open.length, 'InferenceService')} not ready: ${incident.rootCause}${title} — ${names(open, LIST_IN_ROOT)}`,
+    ),
+    3000,
+  );
   const recovered = members.length - open.length;
   return {
     text,
     blocks: [
-      section(cut(`🔴 *${plural(open.length, 'InferenceService')} not ready* with the same root cause: ${causeWords(incident, incident.rootCause)}`, 3000)),
+      section(
+        cut(
+          `🔴 *${plural(open.length, 'InferenceService')} not ready* with the same root cause: ${causeWords(incident, incident.rootCause)}`,
+          3000,
+        ),
+      ),
       section(cut(escapeMrkdwn(names(open, LIST_IN_ROOT)), 3000)),
       ...nextBlock(incident, incident.rootCause),
       ...(linkButtons(incident).length ? [actions(`incident:${incident.id}`, linkButtons(incident))] : []),
-      context(`_Grouped automatic incident · ${recovered > 0 ? `${recovered} recovered · ` : ''}first unready ${agoToken(since, now)} · details in the thread_`),
+      context(
+        `_Grouped automatic incident · ${recovered > 0 ? `${recovered} recovered · ` : ''}first unready ${agoToken(since, now)} · details in the thread_`,
+      ),
     ],
   };
 }
 
 export function renderJoinedNote(joined: Member[], rootCause: string): SlackMessage {
   const text = escapeMrkdwn(`Also not ready with the same root cause (${rootCause}): ${names(joined, LIST_IN_NOTE)}`);
-  return { text: cut(text, 3000), blocks: [section(cut(`➕ Also not ready with the same root cause \`${rootCause}\`: ${escapeMrkdwn(names(joined, LIST_IN_NOTE))}`, 3000))] };
+  return {
+    text: cut(text, 3000),
+    blocks: [
+      section(
+        cut(
+          `➕ Also not ready with the same root cause \`${rootCause}\`: ${escapeMrkdwn(names(joined, LIST_IN_NOTE))}`,
+          3000,
+        ),
+      ),
+    ],
+  };
 }
 
 /** Recoveries in the order they happened, one line each (a single one: one sentence). */
 export function renderRecoveredNote(recovered: Member[]): SlackMessage {
   const sorted = [...recovered].sort((a, b) => a.recoveredAt! - b.recoveredAt! || a.key.localeCompare(b.key));
-  const how = (m: Member) => `${m.recoveredBy === 'deleted' ? 'was deleted' : 'is Ready again'} (recovered after ${humanDuration(Math.max(0, m.recoveredAt! - m.unreadySince))})`;
+  const how = (m: Member) =>
+    `${m.recoveredBy === 'deleted' ? 'was deleted' : 'is Ready again'} (recovered after ${humanDuration(Math.max(0, m.recoveredAt! - m.unreadySince))})`;
   const shown = sorted.slice(0, LIST_IN_NOTE);
   const more = sorted.length - shown.length;
   if (sorted.length === 1) {
@@ -101,8 +139,23 @@ export function renderRecoveredNote(recovered: Member[]): SlackMessage {
     return { text, blocks: [section(text)] };
   }
   const lines = shown.map((m) => `• *${escapeMrkdwn(`${m.namespace}/${m.name}`)}* ${escapeMrkdwn(how(m))}`);
-  const text = cut(escapeMrkdwn(`✅ ${sorted.length} recovered: ${shown.map((m) => `${m.namespace}/${m.name}`).join(', ')}${more > 0 ? ` (+${more} more)` : ''}`), 3000);
-  return { text, blocks: [section(cut(`✅ *${sorted.length} recovered*, in the order they did:\n${lines.join('\n')}${more > 0 ? `\n_+${more} more_` : ''}`, 3000))] };
+  const text = cut(
+    escapeMrkdwn(
+      `✅ ${sorted.length} recovered: ${shown.map((m) => `${m.namespace}/${m.name}`).join(', ')}${more > 0 ? ` (+${more} more)` : ''}`,
+    ),
+    3000,
+  );
+  return {
+    text,
+    blocks: [
+      section(
+        cut(
+          `✅ *${sorted.length} recovered*, in the order they did:\n${lines.join('\n')}${more > 0 ? `\n_+${more} more_` : ''}`,
+          3000,
+        ),
+      ),
+    ],
+  };
 }
 
 export function renderRootCauseChanged(member: Member, from: string, to: string): SlackMessage {

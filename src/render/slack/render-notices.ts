@@ -15,7 +15,10 @@ const formOf = (line: string) => /`([^`]+)`/.exec(line)?.[1] ?? line;
 export function renderHelp(usage: readonly string[]): SlackMessage {
   return {
     text: `isvc-doctor: ${usage.map(formOf).join(', ')}`,
-    blocks: [section(`*isvc-doctor* tells why a KServe / KFServing InferenceService is not ready.\n${usage.join('\n')}`), context('Results are posted in a thread under the message the bot posts in this channel.')],
+    blocks: [
+      section(`*isvc-doctor* tells why a KServe / KFServing InferenceService is not ready.\n${usage.join('\n')}`),
+      context('Results are posted in a thread under the message the bot posts in this channel.'),
+    ],
   };
 }
 
@@ -44,14 +47,16 @@ export function renderJoined(target: TargetRef, user: string): SlackMessage {
 
 /** After the retries: the cluster could not be reached, so no check could run. */
 export function renderClusterUnreachable(target: TargetRef, reason: string, attempts: number): SlackMessage {
-  const text = escapeMrkdwn(`CLUSTER_UNREACHABLE: could not diagnose ${target.namespace}/${target.name}, the Kubernetes API could not be reached`);
+  const text = escapeMrkdwn(
+    `CLUSTER_UNREACHABLE: could not diagnose ${target.namespace}/${target.name}, the Kubernetes API could not be reached`,
+  );
   return {
     text,
     blocks: [
       section(
         `🔴 *\`CLUSTER_UNREACHABLE\`* — the Kubernetes API could not be reached after ${attempts} attempt${attempts === 1 ? '' : 's'}, so *none of the checks could run* for *${escapeMrkdwn(target.namespace)}/${escapeMrkdwn(target.name)}* (the InferenceService itself could not be read).\n• _last error_: ${escapeMrkdwn(cut(reason, 400))}`,
       ),
-      context('Check the API server and the bot\'s network path to it, then ask again.'),
+      context("Check the API server and the bot's network path to it, then ask again."),
     ],
   };
 }

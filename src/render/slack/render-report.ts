@@ -52,12 +52,24 @@ function rootOf(report: Report): Finding | null {
   return f && f.severity === 'error' ? f : null;
 }
 
-const consequencesOf = (report: Report, root: Finding) => report.findings.filter((f) => f !== root && f.consequenceOf === root.code);
+const consequencesOf = (report: Report, root: Finding) =>
+  report.findings.filter((f) => f !== root && f.consequenceOf === root.code);
 
-const KIND_ORDER: Record<Evidence['kind'], number> = { event: 0, log: 1, field: 2, probe: 3, condition: 4, note: 5, hop: 6, link: 7 };
+const KIND_ORDER: Record<Evidence['kind'], number> = {
+  event: 0,
+  log: 1,
+  field: 2,
+  probe: 3,
+  condition: 4,
+  note: 5,
+  hop: 6,
+  link: 7,
+};
 const textsOf = (e: Evidence) => [e.text ?? '', ...(e.excerpt ?? [])];
 /** Evidence that holds an error in its own words (a status code, an exception, "denied", …), or a log. */
-const telling = (e: Evidence) => (e.kind === 'log' && ((e.excerpt?.length ?? 0) > 1 || (e.excerpt ?? []).some((l) => keyIndex(l) >= 0))) || textsOf(e).some((t) => namesError(t));
+const telling = (e: Evidence) =>
+  (e.kind === 'log' && ((e.excerpt?.length ?? 0) > 1 || (e.excerpt ?? []).some((l) => keyIndex(l) >= 0))) ||
+  textsOf(e).some((t) => namesError(t));
 
 /** The root cause's evidence, the deciding pieces first: logs and lines naming the error, then by kind. */
 export function rankEvidence(evidence: readonly Evidence[]): Evidence[] {
@@ -78,7 +90,9 @@ const gist = (e: Evidence) =>
 function repeats(e: Evidence, shown: Evidence[]): boolean {
   if (e.kind === 'log' || !e.text) return false;
   const g = gist(e);
-  return g.length >= 30 && shown.some((s) => s.kind !== 'log' && s.text && (gist(s).includes(g) || g.includes(gist(s))));
+  return (
+    g.length >= 30 && shown.some((s) => s.kind !== 'log' && s.text && (gist(s).includes(g) || g.includes(gist(s))))
+  );
 }
 
 /** How much of one piece of evidence the first reply shows, largest first. */
@@ -91,7 +105,8 @@ const LEVELS = [
 
 /** One piece of evidence for the first reply: a bullet, or a log's deciding line and the lines before it. */
 function firstReplyBlock(e: Evidence, subject: string, level: (typeof LEVELS)[number]): Block {
-  if (e.kind === 'log') return section(logBlock(e, SLACK_LIMITS.sectionText, { maxLines: level.lines, lineMax: level.lineMax, subject }));
+  if (e.kind === 'log')
+    return section(logBlock(e, SLACK_LIMITS.sectionText, { maxLines: level.lines, lineMax: level.lineMax, subject }));
   return section(evidenceLine(e, subject, level.lineMax, 0));
 }
 
@@ -113,7 +128,8 @@ function rootReply(report: Report, root: Finding): { message: SlackMessage; show
   const tail: Block[] = [];
   const also = alsoLine(report, root);
   if (also) tail.push(context(also));
-  let budget = SCREEN_LINES - screenLines(renderVerdict(report)) - [...head, ...tail].reduce((n, b) => n + blockLines(b), 0);
+  let budget =
+    SCREEN_LINES - screenLines(renderVerdict(report)) - [...head, ...tail].reduce((n, b) => n + blockLines(b), 0);
   const shown: Evidence[] = [];
   const body: Block[] = [];
   for (const e of rankEvidence(root.evidence)) {
@@ -127,16 +143,32 @@ function rootReply(report: Report, root: Finding): { message: SlackMessage; show
   }
   const alsoCodes = consequencesOf(report, root).map((f) => f.code);
   const text = `Root cause for ${targetName(report)}: ${root.code} — ${oneLine(root.title)}${alsoCodes.length ? ` (also: ${[...new Set(alsoCodes)].join(', ')})` : ''}`;
-  return { message: { text: cut(escapeMrkdwn(text), SLACK_LIMITS.fallbackText), blocks: [...head, ...body, ...tail] }, shown: new Set(shown) };
+  return {
+    message: { text: cut(escapeMrkdwn(text), SLACK_LIMITS.fallbackText), blocks: [...head, ...body, ...tail] },
+    shown: new Set(shown),
+  };
 }
 
 /** The first reply when nothing is wrong (or only warnings): the first finding, compact. */
 function plainReply(report: Report): SlackMessage {
   const first = report.findings[0];
-  if (!first) return { text: `No findings for ${escapeMrkdwn(targetName(report))}`, blocks: [section(`No findings for *${escapeMrkdwn(targetName(report))}*.`)] };
-  const blocks = [section(findingHeading(first)), ...evidenceBlocks(first, first.evidence, { maxLogs: 1, logBudget: 1500, charBudget: 4000 })];
+  if (!first)
+    return {
+      text: `No findings for ${escapeMrkdwn(targetName(report))}`,
+      blocks: [section(`No findings for *${escapeMrkdwn(targetName(report))}*.`)],
+    };
+  const blocks = [
+    section(findingHeading(first)),
+    ...evidenceBlocks(first, first.evidence, { maxLogs: 1, logBudget: 1500, charBudget: 4000 }),
+  ];
   if (first.remediation && !isProposed(first.remediation)) blocks.push(section(manualFixText(first.remediation)));
-  return { text: cut(escapeMrkdwn(`${targetName(report)}: ${first.code} — ${oneLine(first.title)}`), SLACK_LIMITS.fallbackText), blocks };
+  return {
+    text: cut(
+      escapeMrkdwn(`${targetName(report)}: ${first.code} — ${oneLine(first.title)}`),
+      SLACK_LIMITS.fallbackText,
+    ),
+    blocks,
+  };
 }
 
 /** The first thread reply: the deciding evidence of the root cause (or the first finding). */
@@ -159,14 +191,26 @@ function rootDetails(report: Report, root: Finding): Unit[] {
   const units: Unit[] = [];
   const blocks: Block[] = [];
   // what the root message had to shorten, whole
-  if (verdictShortened(report)) blocks.push(section(cut(`*Root cause:* ${escapeMrkdwn(oneLine(root.title))}${root.next ? `\n👉 *Next:* ${escapeMrkdwn(root.next)}` : ''}`, SLACK_LIMITS.sectionText)));
+  if (verdictShortened(report))
+    blocks.push(
+      section(
+        cut(
+          `*Root cause:* ${escapeMrkdwn(oneLine(root.title))}${root.next ? `\n👉 *Next:* ${escapeMrkdwn(root.next)}` : ''}`,
+          SLACK_LIMITS.sectionText,
+        ),
+      ),
+    );
   if (rest.length > 0) blocks.push(...evidenceBlocks(root, rest, DETAIL_OPTIONS));
   if (root.remediation && !isProposed(root.remediation)) blocks.push(section(manualFixText(root.remediation)));
-  if (blocks.length > 0) units.push({ codes: [root.code], blocks: [context(`*More about \`${root.code}\`*`), ...blocks] });
+  if (blocks.length > 0)
+    units.push({ codes: [root.code], blocks: [context(`*More about \`${root.code}\`*`), ...blocks] });
   const consequences = consequencesOf(report, root);
   if (consequences.length > 0) {
     const lines = consequences.map((f) => `• \`${f.code}\` ${escapeMrkdwn(cut(oneLine(f.title), 200))}`);
-    units.push({ codes: consequences.map((f) => f.code), blocks: [context(`*Explained by \`${root.code}\`*`), section(cut(lines.join('\n'), SLACK_LIMITS.sectionText))] });
+    units.push({
+      codes: consequences.map((f) => f.code),
+      blocks: [context(`*Explained by \`${root.code}\`*`), section(cut(lines.join('\n'), SLACK_LIMITS.sectionText))],
+    });
   }
   return units;
 }
@@ -180,7 +224,10 @@ function pack(units: Unit[], name: string): Array<{ units: Unit[]; message: Slac
   const flush = () => {
     if (current.length === 0) return;
     const codes = current.flatMap((u) => u.codes);
-    out.push({ units: current, message: { text: fallbackText(`More findings for ${name}`, codes), blocks: current.flatMap((u) => u.blocks) } });
+    out.push({
+      units: current,
+      message: { text: fallbackText(`More findings for ${name}`, codes), blocks: current.flatMap((u) => u.blocks) },
+    });
     current = [];
     blocks = 0;
     chars = 0;
@@ -203,7 +250,11 @@ function summaryMessage(units: Unit[], report: Report): SlackMessage {
   const cli = `isvc-doctor diagnose ${report.target.name} -n ${report.target.namespace} -o json`;
   return {
     text: fallbackText(`More findings for ${targetName(report)}`, codes),
-    blocks: [section(`_… and ${codes.length} more finding${codes.length === 1 ? '' : 's'} not shown to keep the thread readable:_ ${listed}\nRun \`${escapeMrkdwn(cli)}\` for all of them.`)],
+    blocks: [
+      section(
+        `_… and ${codes.length} more finding${codes.length === 1 ? '' : 's'} not shown to keep the thread readable:_ ${listed}\nRun \`${escapeMrkdwn(cli)}\` for all of them.`,
+      ),
+    ],
   };
 }
 
@@ -214,17 +265,39 @@ function statsLine(report: Report): string {
 /** The details replies, after the first reply (and after any proposal it leads to). */
 export function renderDetailReplies(report: Report): SlackMessage[] {
   const root = rootOf(report);
-  const rest = report.findings.filter((f) => f !== (root ?? report.findings[0]) && !(root && f.consequenceOf === root.code));
+  const rest = report.findings.filter(
+    (f) => f !== (root ?? report.findings[0]) && !(root && f.consequenceOf === root.code),
+  );
   const special = new Set(SECTIONS.flatMap((s) => s.codes ?? []));
   const units: Unit[] = [
     ...(root ? rootDetails(report, root) : []),
-    ...unitsOf(rest.filter((f) => !special.has(f.code)), 'Other findings'),
-    ...SECTIONS.flatMap((s) => unitsOf(rest.filter((f) => s.codes?.includes(f.code)), s.title)),
+    ...unitsOf(
+      rest.filter((f) => !special.has(f.code)),
+      'Other findings',
+    ),
+    ...SECTIONS.flatMap((s) =>
+      unitsOf(
+        rest.filter((f) => s.codes?.includes(f.code)),
+        s.title,
+      ),
+    ),
   ];
   const packed = pack(units, targetName(report));
   const max = MAX_REPORT_MESSAGES - 1;
-  const messages = packed.length <= max ? packed.map((p) => p.message) : [...packed.slice(0, max - 1).map((p) => p.message), summaryMessage(packed.slice(max - 1).flatMap((p) => p.units), report)];
-  if (messages.length === 0) return [{ text: `Diagnosis figures for ${escapeMrkdwn(targetName(report))}`, blocks: [context(statsLine(report))] }];
+  const messages =
+    packed.length <= max
+      ? packed.map((p) => p.message)
+      : [
+          ...packed.slice(0, max - 1).map((p) => p.message),
+          summaryMessage(
+            packed.slice(max - 1).flatMap((p) => p.units),
+            report,
+          ),
+        ];
+  if (messages.length === 0)
+    return [
+      { text: `Diagnosis figures for ${escapeMrkdwn(targetName(report))}`, blocks: [context(statsLine(report))] },
+    ];
   messages[messages.length - 1]!.blocks.push(context(statsLine(report)));
   return messages;
 }

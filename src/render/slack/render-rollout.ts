@@ -5,9 +5,10 @@
  * typed operation, the split as the object states it, notes.
  */
 import type { TargetRef } from '../../core/target-ref.js';
+import type { RolloutChange } from '../../remediation/remediation-events.js';
 import type { RolloutView } from '../../remediation/rollout-view.js';
 import { ROLLOUT_PROMOTE_ACTION, ROLLOUT_ROLLBACK_ACTION, ROLLOUT_SPLIT_ACTION } from '../../slack/action-ids.js';
-import type { Block, SlackMessage } from '../../slack/slack-message.js';
+import type { ActionElement, Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { actions, button, targetValue } from './buttons.js';
 import { focusLine } from './focus-line.js';
@@ -19,37 +20,89 @@ const SPLITS = [90, 75, 50, 25] as const;
 
 export function renderRolloutStarted(target: TargetRef, user: string): SlackMessage {
   const who = escapeMrkdwn(nameOf(target));
-  return { text: `Rollout of ${who} (requested by <@${user}>)`, blocks: [section(`🚦 Rollout of *${who}* (requested by <@${user}>)`)] };
+  return {
+    text: `Rollout of ${who} (requested by <@${user}>)`,
+    blocks: [section(`🚦 Rollout of *${who}* (requested by <@${user}>)`)],
+  };
 }
 
 function row(r: RolloutView['revisions'][number]): string {
-  const state = r.ready === true ? '✅ ready' : r.ready === false ? `❌ not ready${r.cause ? `: ${escapeMrkdwn(focusLine(r.cause.replace(/\s*\n\s*/g, ' '), 160))}` : ''}` : '⏳ unknown';
-  const moved = r.specPercent === r.statusPercent ? `${r.statusPercent}%` : `${r.statusPercent}% (spec ${r.specPercent}%)`;
+  const state =
+    r.ready === true
+      ? '✅ ready'
+      : r.ready === false
+        ? `❌ not ready${r.cause ? `: ${escapeMrkdwn(focusLine(r.cause.replace(/\s*\n\s*/g, ' '), 160))}` : ''}`
+        : '⏳ unknown';
+  const moved =
+    r.specPercent === r.statusPercent ? `${r.statusPercent}%` : `${r.statusPercent}% (spec ${r.specPercent}%)`;
   return `• *${r.role}* \`${escapeMrkdwn(r.name)}\` — ${moved} · ${state}`;
 }
 
-/** The rollout in one message: the table, the lag, the buttons. */
-export function renderRolloutView(target: TargetRef, view: RolloutView, user: string): SlackMessage {
+const DONE: Record<string, string> = {
+  'promote-canary': 'Promoted',
+  'rollback-canary': 'Rolled back',
+  'set-canary-traffic': 'Split changed',
+};
+
+function afterLine(after: RolloutChange): string {
+  const what = `${DONE[after.action] ?? 'Changed'} by <@${after.by}> (\`${escapeMrkdwn(after.action)}\`)`;
+  return after.ready
+    ? `✅ ${what}; verified Ready. The split above is the one after the change.`
+    : `⚠️ ${what}; not Ready after the change (the thread has the diagnosis). The split above is the one after the change.`;
+}
+
+/** Only the buttons that still do something: no canary, nothing to promote or roll back; a failing canary makes Roll back the primary action. */
+function rolloutButtons(view: RolloutView, value: string): ActionElement[] {
+  const canary = view.revisions.find((r) => r.role === 'canary');
+  if (!canary) return [];
+  const failing = canary.ready === false;
+  const elements: ActionElement[] = [];
+  if (canary.specPercent < 100)
+    elements.push(button(ROLLOUT_PROMOTE_ACTION, 'Promote the canary', value, failing ? undefined : 'primary'));
+  if (canary.specPercent > 0 || canary.statusPercent > 0)
+    elements.push(button(ROLLOUT_ROLLBACK_ACTION, 'Roll back', value, failing ? 'primary' : 'danger'));
+  elements.push({
+    type: 'static_select',
+    action_id: ROLLOUT_SPLIT_ACTION,
+    placeholder: { type: 'plain_text', text: 'Set split…' },
+    options: SPLITS.map((stable) => ({
+      text: { type: 'plain_text', text: `${stable}% stable / ${100 - stable}% canary` },
+      value: `${value} ${stable}/${100 - stable}`,
+    })),
+  });
+  return elements;
+}
+
+/** The rollout in one message: the table, the lag, the buttons that still apply (and, after a change, what it did). */
+export function renderRolloutView(
+  target: TargetRef,
+  view: RolloutView,
+  user: string,
+  after?: RolloutChange,
+): SlackMessage {
   const who = escapeMrkdwn(nameOf(target));
-  const split = view.canaryPercent === undefined ? 'no canary: all traffic to the latest revision' : `canaryTrafficPercent ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
+  const split =
+    view.canaryPercent === undefined
+      ? 'no canary: all traffic to the latest revision'
+      : `canaryTrafficPercent ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
   const blocks: Block[] = [
     section(`🚦 *Rollout of ${who}* — ${escapeMrkdwn(split)}`),
     section(view.revisions.length > 0 ? view.revisions.map(row).join('\n') : '_No revision in its status yet._'),
   ];
   if (view.lag) blocks.push(context(`⏱️ Spec and status differ: ${escapeMrkdwn(view.lag)}.`));
+  if (after) blocks.push(context(afterLine(after)));
   const value = targetValue(target);
+  const elements = rolloutButtons(view, value);
+  const canary = view.revisions.find((r) => r.role === 'canary');
+  if (elements.length > 0) blocks.push(actions(`rollout:${value}`, elements));
   blocks.push(
-    actions(`rollout:${value}`, [
-      button(ROLLOUT_PROMOTE_ACTION, 'Promote the canary', value, 'primary'),
-      button(ROLLOUT_ROLLBACK_ACTION, 'Roll back', value, 'danger'),
-      {
-        type: 'static_select',
-        action_id: ROLLOUT_SPLIT_ACTION,
-        placeholder: { type: 'plain_text', text: 'Set split…' },
-        options: SPLITS.map((stable) => ({ text: { type: 'plain_text', text: `${stable}% stable / ${100 - stable}% canary` }, value: `${value} ${stable}/${100 - stable}` })),
-      },
-    ]),
-    context(`Asked by <@${user}> · each button proposes the change; an approver applies it · ${escapeMrkdwn(view.apiVersion)}`),
+    context(
+      `Asked by <@${user}> · ${
+        elements.length > 0
+          ? `${canary?.ready === false && elements.some((e) => 'action_id' in e && e.action_id === ROLLOUT_ROLLBACK_ACTION) ? 'the canary is failing: rolling back is the safe action · ' : ''}each button proposes the change; an approver applies it`
+          : 'no canary: nothing to promote or roll back'
+      } · ${escapeMrkdwn(view.apiVersion)}`,
+    ),
   );
   const text = `Rollout of ${who}: ${escapeMrkdwn(split)}; ${view.revisions.map((r) => `${r.role} ${escapeMrkdwn(r.name)} ${r.statusPercent}%${r.ready === false ? ' (not ready)' : ''}`).join(', ')}`;
   return { text: text.slice(0, 3000), blocks };
@@ -59,7 +112,10 @@ export function renderRolloutView(target: TargetRef, view: RolloutView, user: st
 export function renderTrafficSplit(target: TargetRef, apiVersion: string, lines: string[]): SlackMessage {
   const who = nameOf(target);
   const bullets = lines.map((l) => `• ${escapeMrkdwn(l)}`);
-  return { text: escapeMrkdwn(`TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`), blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)] };
+  return {
+    text: escapeMrkdwn(`TRAFFIC_SPLIT of ${who}: ${lines[0] ?? ''}`),
+    blocks: [section(`ℹ️ *\`TRAFFIC_SPLIT\`* of ${escapeMrkdwn(who)} (${apiVersion})\n${bullets.join('\n')}`)],
+  };
 }
 
 export function renderRolloutUnreadable(target: TargetRef, code: string): SlackMessage {

@@ -1,5 +1,6 @@
 /**
- * `/isvc status`: the InferenceServices of a namespace with their readiness at a glance, the ones
+ * `/isvc status`: the InferenceServices of a namespace (or of every one the bot may read, each row
+ * then NAMESPACE/NAME) with their readiness at a glance, the ones
  * not ready first, each with how long it has been so (a Slack date token that stays true); a
  * namespace the bot may not list says so instead of "none".
  */
@@ -16,26 +17,48 @@ export interface StatusOptions {
   forbidden?: boolean;
   /** For the date tokens' fallback text. */
   now?: number;
+  /** The namespaces read for a list of every namespace the bot may read (its configured ones). */
+  namespacesRead?: readonly string[];
 }
 
-export function renderStatus(namespace: string, items: IsvcStatus[], options: StatusOptions = {}): SlackMessage {
-  const ns = escapeMrkdwn(namespace);
+/** Where the list was read: the namespace asked, the configured ones, or the whole cluster. */
+function whereRead(namespace: string | null, read: readonly string[] | undefined): string {
+  if (namespace !== null) return namespace;
+  if (!read) return 'every namespace';
+  const shown = read.slice(0, 10).join(', ');
+  return `the namespaces this bot may read (${shown}${read.length > 10 ? `, and ${read.length - 10} more` : ''})`;
+}
+
+export function renderStatus(namespace: string | null, items: IsvcStatus[], options: StatusOptions = {}): SlackMessage {
+  const where = whereRead(namespace, options.namespacesRead);
+  const ns = escapeMrkdwn(where);
+  const qualified = namespace === null;
   if (options.forbidden && items.length === 0) {
     const text = `🚫 isvc-doctor may not list InferenceServices in ${ns} (403 Forbidden): grant its ClusterRole there (list inferenceservices), or ask about a namespace it may read.`;
     return { text, blocks: [section(text)] };
   }
-  if (items.length === 0) return { text: `No InferenceServices in ${ns}`, blocks: [section(`No InferenceServices in *${ns}*.`)] };
+  if (items.length === 0)
+    return { text: `No InferenceServices in ${ns}`, blocks: [section(`No InferenceServices in *${ns}*.`)] };
   const now = options.now ?? Date.now();
   const notReady = items.filter((i) => i.ready !== true).length;
-  const summary = `${items.length} InferenceService${items.length === 1 ? '' : 's'} in ${namespace}, ${notReady} not ready`;
+  const summary = `${items.length} InferenceService${items.length === 1 ? '' : 's'} in ${where}, ${notReady} not ready`;
   const rows = [...items]
     .sort((a, b) => Number(a.ready === true) - Number(b.ready === true) || a.name.localeCompare(b.name))
     .slice(0, MAX_ROWS)
     .map((i) => {
       const icon = i.ready === true ? '✅' : i.ready === false ? '❌' : '⏳';
-      const age = i.since !== undefined ? ` _${i.ready === true ? 'ready' : 'not ready'} since ${agoToken(i.since, now)}_` : '';
-      const why = i.ready === true ? (i.url ? ` ${escapeMrkdwn(cut(i.url, 120))}` : '') : i.reason ? ` — ${escapeMrkdwn(cut(i.reason.replace(/\s*\n\s*/g, ' '), 160))}` : '';
-      return `${icon} \`${escapeMrkdwn(i.name)}\`${age}${why}`;
+      const age =
+        i.since !== undefined ? ` _${i.ready === true ? 'ready' : 'not ready'} since ${agoToken(i.since, now)}_` : '';
+      const why =
+        i.ready === true
+          ? i.url
+            ? ` ${escapeMrkdwn(cut(i.url, 120))}`
+            : ''
+          : i.reason
+            ? ` — ${escapeMrkdwn(cut(i.reason.replace(/\s*\n\s*/g, ' '), 160))}`
+            : '';
+      const shownName = qualified ? `${i.namespace}/${i.name}` : i.name;
+      return `${icon} \`${escapeMrkdwn(shownName)}\`${i.kind ? ' _LLMInferenceService_' : ''}${age}${why}`;
     });
   const chunks: string[] = [];
   let current = '';

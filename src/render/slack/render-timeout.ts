@@ -13,7 +13,9 @@ export function renderJobTimedOut(target: TargetRef, seconds: number): SlackMess
       section(
         `⏱️ *\`DIAGNOSIS_TIMEOUT\`* — the diagnosis of *${escapeMrkdwn(what)}* did not finish within *${seconds} s* (\`diagnosis.jobTimeout\`): the Kubernetes API did not answer the checks in time (slow, overloaded, or not answering at all), so it was stopped.`,
       ),
-      context("Check the API server and the bot's network path to it, then ask again. Other diagnoses were not held up."),
+      context(
+        "Check the API server and the bot's network path to it, then ask again. Other diagnoses were not held up.",
+      ),
     ],
   };
 }

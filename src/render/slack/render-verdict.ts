@@ -7,6 +7,7 @@
  */
 import type { TargetRef } from '../../core/target-ref.js';
 import type { FindingCode } from '../../findings/catalog.js';
+import { notFoundAlternatives } from '../../findings/not-found-alternatives.js';
 import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
@@ -33,9 +34,22 @@ export function renderProgress(target: TargetRef, progress: Progress, requestedB
 }
 
 /** Codes that leave a Ready service unreachable from outside (its routes, gateway or probes). */
-const UNREACHABLE: ReadonlySet<FindingCode> = new Set<FindingCode>(['GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING', 'PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'INGRESS_NOT_CONFIGURED']);
+const UNREACHABLE: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'GATEWAY_MISSING',
+  'VIRTUALSERVICE_MISSING',
+  'PROBE_BLOCKED_BY_AUTH',
+  'PROBE_BLOCKED_BY_RBAC',
+  'INGRESS_NOT_CONFIGURED',
+]);
 
-export type VerdictKind = 'ready' | 'ready-with-warnings' | 'ready-but-broken' | 'not-ready' | 'unexplained';
+export type VerdictKind =
+  | 'ready'
+  | 'ready-with-warnings'
+  | 'ready-but-broken'
+  | 'not-ready'
+  | 'not-found'
+  | 'stopped'
+  | 'unexplained';
 
 export interface Verdict {
   kind: VerdictKind;
@@ -52,14 +66,24 @@ export function verdictOf(report: Report): Verdict {
   const root = report.rootCause ? (report.findings.find((f) => f.code === report.rootCause) ?? firstError) : firstError;
   if (report.ready) {
     if (root) {
-      const phrase = UNREACHABLE.has(root.code) ? 'is Ready, but unreachable' : root.code === 'CANARY_UNHEALTHY' ? 'is Ready, but its canary fails' : 'is Ready, but failing';
+      const phrase = UNREACHABLE.has(root.code)
+        ? 'is Ready, but unreachable'
+        : root.code === 'CANARY_UNHEALTHY'
+          ? 'is Ready, but its canary fails'
+          : 'is Ready, but failing';
       return { kind: 'ready-but-broken', icon: '⚠️', phrase, finding: root };
     }
     const warning = report.findings.find((f) => f.severity === 'warning') ?? null;
-    if (warning) return { kind: 'ready-with-warnings', icon: '✅', phrase: 'is ready, with warnings', finding: warning };
+    if (warning)
+      return { kind: 'ready-with-warnings', icon: '✅', phrase: 'is ready, with warnings', finding: warning };
     return { kind: 'ready', icon: '✅', phrase: 'is ready', finding: report.findings[0] ?? null };
   }
+  const stopped = report.findings.find((f) => f.code === 'ISVC_STOPPED');
+  if (!root && stopped)
+    return { kind: 'stopped', icon: '⏸️', phrase: 'is stopped (on purpose, not broken)', finding: stopped };
   if (!root) return { kind: 'unexplained', icon: '❔', phrase: 'is not ready, and no check found why', finding: null };
+  // nothing of that name to be ready or not: "is not ready" would say it exists
+  if (root.code === 'ISVC_NOT_FOUND') return { kind: 'not-found', icon: '🔍', phrase: 'does not exist', finding: root };
   return { kind: 'not-ready', icon: '❌', phrase: 'is not ready', finding: root };
 }
 
@@ -69,40 +93,46 @@ export function verdictLine(report: Report): string {
   const name = nameOf(report.target);
   const f = v.finding;
   if (v.kind === 'ready') return `✅ ${name} is ready${f ? ` (${f.code})` : ''}`;
-  if (v.kind === 'ready-with-warnings') return `✅ ${name} is ready, with warnings: ${[...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => x.code))].join(', ')}`;
-  if (v.kind === 'unexplained') return `❔ ${name} ${v.phrase} (${report.findings.map((x) => x.code).join(', ') || 'no findings'})`;
+  if (v.kind === 'ready-with-warnings')
+    return `✅ ${name} is ready, with warnings: ${[...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => x.code))].join(', ')}`;
+  if (v.kind === 'unexplained')
+    return `❔ ${name} ${v.phrase} (${report.findings.map((x) => x.code).join(', ') || 'no findings'})`;
   return `${v.icon} ${name} ${v.phrase}: ${f!.code} — ${cut(f!.title, 300)}`;
-}
-
-/** For ISVC_NOT_FOUND (a typo): the close names that exist, each offered as "Diagnose NAME". */
-export function closestNames(report: Report): string[] {
-  if (report.rootCause !== 'ISVC_NOT_FOUND') return [];
-  const line = report.findings[0]?.evidence.find((e) => e.text?.startsWith('close names that exist: '))?.text ?? '';
-  return line
-    .slice('close names that exist: '.length)
-    .split(/,\s*/)
-    .filter((n) => /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n));
 }
 
 /** The configured metrics and trace links of a report (TRACING_LINKS), as URL buttons. */
 export function linkButtons(report: Report): Button[] {
-  const links = report.findings.filter((f) => f.code === 'TRACING_LINKS').flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url && isWebUrl(e.url)));
+  const links = report.findings
+    .filter((f) => f.code === 'TRACING_LINKS')
+    .flatMap((f) => f.evidence.filter((e) => e.kind === 'link' && e.url && isWebUrl(e.url)));
   return links.slice(0, 4).map((e, i) => urlButton(e.text ?? e.ref, e.url!, i));
 }
+
+/** A URL or host a person can use; not a placeholder the status carries ("none", "<none>", ""). */
+const isAddress = (url: string): boolean => /^[a-z][a-z0-9+.-]*:\/\/\S+$|^[\w.-]+\.[a-z]{2,}\S*$/i.test(url.trim());
 
 function sentence(report: Report, v: Verdict): string {
   const name = `*${escapeMrkdwn(nameOf(report.target))}*`;
   const f = v.finding;
   if (v.kind === 'ready') {
-    const url = report.findings.find((x) => x.code === 'ISVC_READY')?.evidence.find((e) => e.text?.startsWith('url: '))?.text?.slice(5);
-    return `✅ ${name} is ready${url ? ` at ${escapeMrkdwn(cut(url, 200))}` : ''}.`;
+    const url = report.findings
+      .find((x) => x.code === 'ISVC_READY')
+      ?.evidence.find((e) => e.text?.startsWith('url: '))
+      ?.text?.slice(5);
+    return `✅ ${name} is ready${url && isAddress(url) ? ` at ${escapeMrkdwn(cut(url, 200))}` : ''}.`;
   }
   if (v.kind === 'ready-with-warnings') {
-    const codes = [...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => `\`${x.code}\``))].join(', ');
+    const codes = [
+      ...new Set(report.findings.filter((x) => x.severity === 'warning').map((x) => `\`${x.code}\``)),
+    ].join(', ');
     return `✅ ${name} is ready, with warnings: ${codes}`;
   }
-  if (v.kind === 'unexplained') return `❔ ${name} is not ready, and no check found why (${report.findings.map((x) => `\`${x.code}\``).join(', ') || 'no findings'}).`;
-  const title = fitClause(oneLine(f!.title), Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f!.code.length));
+  if (v.kind === 'unexplained')
+    return `❔ ${name} is not ready, and no check found why (${report.findings.map((x) => `\`${x.code}\``).join(', ') || 'no findings'}).`;
+  const title = fitClause(
+    oneLine(f!.title),
+    Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f!.code.length),
+  );
   return `${v.icon} ${name} ${v.phrase}: ${escapeMrkdwn(title.text)} · \`${f!.code}\``;
 }
 
@@ -114,22 +144,70 @@ const NEXT_CHARS = 230;
 export function verdictShortened(report: Report): boolean {
   const v = verdictOf(report);
   const f = v.finding;
-  if (!f || f.severity !== 'error') return false;
+  if (f?.severity !== 'error') return false;
   const titleRoom = Math.max(80, SENTENCE_CHARS - nameOf(report.target).length - v.phrase.length - f.code.length);
   return fitClause(oneLine(f.title), titleRoom).cut || (f.next !== undefined && fitClause(f.next, NEXT_CHARS).cut);
 }
 
-export function renderVerdict(report: Report): SlackMessage {
+/** What led to this verdict, when it replaces an earlier one in the same root message. */
+export interface VerdictCause {
+  /** Asked again (Re-diagnose, a mention in the thread) by this user. */
+  rediagnosedBy?: string;
+  /** A change the bot applied and then verified. */
+  change?: {
+    by: string;
+    /** What the change did, as its button said ("Raise to 512Mi"). */
+    label: string;
+    action: string;
+    fixed: boolean;
+    waitedSeconds: number;
+  };
+}
+
+function causeLine(cause: VerdictCause): string | null {
+  const c = cause.change;
+  if (c) {
+    const what = `<@${c.by}>'s *${escapeMrkdwn(cut(c.label, 80))}* (\`${escapeMrkdwn(c.action)}\`)`;
+    return c.fixed
+      ? `✅ Fixed by ${what}, verified ${c.waitedSeconds} s later.`
+      : `🛠️ ${what} was applied; ${c.waitedSeconds} s later this is the verdict (the thread has the details).`;
+  }
+  return cause.rediagnosedBy
+    ? `🔁 Diagnosed again at <@${cause.rediagnosedBy}>'s request (the thread has each answer).`
+    : null;
+}
+
+export function renderVerdict(report: Report, cause: VerdictCause = {}): SlackMessage {
   const v = verdictOf(report);
   const blocks: Block[] = [section(cut(sentence(report, v), SLACK_LIMITS.sectionText))];
+  if (report.followedFrom)
+    blocks.push(
+      context(
+        `ℹ️ No namespace given: *${escapeMrkdwn(report.target.name)}* is not in ${escapeMrkdwn(report.followedFrom.namespace)}, only in ${escapeMrkdwn(report.target.namespace)}, so that one is diagnosed.`,
+      ),
+    );
+  const why = causeLine(cause);
+  if (why) blocks.push(context(why));
   const next = v.finding?.severity === 'error' ? v.finding.next : undefined;
   if (next) {
     const shown = fitClause(next, NEXT_CHARS);
     blocks.push(section(`👉 *Next:* ${escapeMrkdwn(shown.text)}${shown.cut ? ' _(whole in the thread)_' : ''}`));
   }
-  const closest = closestNames(report);
-  const buttons = closest.length > 0 ? closest.slice(0, 3).map((name) => button(REDIAGNOSE_ACTION, `Diagnose ${name}`, `${report.target.namespace}/${name}`)) : [rediagnoseButton(report.target), ...linkButtons(report)];
+  // not found: the same name in other namespaces, then close names, each a "Diagnose …" button
+  const alternatives = notFoundAlternatives(report);
+  const buttons =
+    alternatives.length > 0
+      ? alternatives
+          .slice(0, 3)
+          .map((ref) =>
+            button(
+              REDIAGNOSE_ACTION,
+              `Diagnose ${ref.startsWith(`${report.target.namespace}/`) ? ref.split('/')[1] : ref}`,
+              ref,
+            ),
+          )
+      : [rediagnoseButton(report.target), ...linkButtons(report)];
   blocks.push(actions(`verdict:${nameOf(report.target)}`, buttons));
-  const text = `${escapeMrkdwn(verdictLine(report))}${next ? `. Next: ${escapeMrkdwn(next)}` : ''}`;
+  const text = `${escapeMrkdwn(verdictLine(report))}${next ? `. Next: ${escapeMrkdwn(next)}` : ''}${why ? ` (${why})` : ''}`;
   return { text: cut(text, SLACK_LIMITS.fallbackText), blocks };
 }

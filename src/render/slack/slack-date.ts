@@ -16,5 +16,9 @@ export function agoToken(ms: number, now: number): string {
 
 /** A time of day in the reader's zone ("today at 14:05"), fallback in UTC. */
 export function whenToken(ms: number): string {
-  return dateToken(ms, '{date_short_pretty} {time}', `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  return dateToken(
+    ms,
+    '{date_short_pretty} {time}',
+    `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+  );
 }

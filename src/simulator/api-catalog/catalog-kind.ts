@@ -2,7 +2,16 @@
  * How the catalog describes what a product release installs: each kind with the API versions it is
  * served at and the releases of each, and how its versions relate (conversion).
  */
-export type ProductId = 'kubernetes' | 'kserve' | 'kfserving' | 'knative' | 'istio';
+export type ProductId =
+  | 'kubernetes'
+  | 'kserve'
+  | 'kfserving'
+  | 'knative'
+  | 'istio'
+  | 'gatewayApi'
+  | 'inferenceExtension'
+  | 'lws'
+  | 'keda';
 
 export interface VersionSpan {
   version: string;
@@ -34,6 +43,11 @@ export interface CatalogKind {
   conversion: ConversionKind;
   /** Only `get`/`list` (and `create` for reviews); absent: every verb. */
   verbs?: string[];
+  /**
+   * An optional part of the product's install that serves this kind (KServe's `llmisvc`): installed
+   * when cluster.yaml states the product's release, or when an object of one of its kinds is present.
+   */
+  component?: string;
 }
 
 export interface KindSpec {
@@ -46,6 +60,7 @@ export interface KindSpec {
   subresources?: string[];
   versions: VersionSpan[];
   verbs?: string[];
+  component?: string;
 }
 
 export interface Product {
@@ -55,6 +70,12 @@ export interface Product {
   kinds: CatalogKind[];
   /** Release used for a conversion strategy: 'none' up to this release (inclusive), webhooks after. */
   conversionNoneUntil?: string;
+  /**
+   * Products an optional component runs with, by the product's release (e.g. KServe's `llmisvc`:
+   * Gateway API, the Inference Extension, LeaderWorkerSet, KEDA): where the component is installed
+   * and cluster.yaml does not state them, they are installed at these releases.
+   */
+  companions?: { component: string; releases: Record<string, Partial<Record<ProductId, string>>> };
 }
 
 /** The kinds of one API group, with the defaults most kinds share. */
@@ -70,5 +91,6 @@ export function groupKinds(group: string, conversion: ConversionKind, specs: Kin
     versions: s.versions,
     conversion,
     ...(s.verbs ? { verbs: s.verbs } : {}),
+    ...(s.component ? { component: s.component } : {}),
   }));
 }

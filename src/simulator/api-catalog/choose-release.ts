@@ -32,7 +32,11 @@ export function catalogKindOf(product: Product, evidence: Pick<Evidence, 'group'
 }
 
 /** Evidence the release cannot serve (a catalogued kind at a version it does not serve). */
-export function unservedEvidence(product: Product, release: string, evidence: readonly Evidence[]): Evidence | undefined {
+export function unservedEvidence(
+  product: Product,
+  release: string,
+  evidence: readonly Evidence[],
+): Evidence | undefined {
   return evidence.find((e) => {
     const kind = catalogKindOf(product, e);
     return kind !== undefined && !servedVersions(kind, release).includes(e.version);
@@ -73,6 +77,7 @@ function readsBackAsWritten(product: Product, release: string, evidence: readonl
 
 function nearest(pool: string[], target: string): string {
   const t = parseRelease(target)!;
-  const distance = (r: string): number => Math.abs((parseRelease(r)!.major - t.major) * 100 + parseRelease(r)!.minor - t.minor);
+  const distance = (r: string): number =>
+    Math.abs((parseRelease(r)!.major - t.major) * 100 + parseRelease(r)!.minor - t.minor);
   return [...pool].sort((a, b) => distance(a) - distance(b) || compareReleases(parseRelease(b)!, parseRelease(a)!))[0]!;
 }

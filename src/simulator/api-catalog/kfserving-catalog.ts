@@ -11,7 +11,14 @@ export const KFSERVING: Product = {
   releases: minorReleases(0, 1, 6),
   kinds: [
     ...groupKinds('serving.kubeflow.org', 'kfserving-inferenceservice', [
-      { kind: 'InferenceService', short: ['isvc'], versions: [{ version: 'v1beta1', from: '0.5' }, { version: 'v1alpha2', from: '0.2' }] },
+      {
+        kind: 'InferenceService',
+        short: ['isvc'],
+        versions: [
+          { version: 'v1beta1', from: '0.5' },
+          { version: 'v1alpha2', from: '0.2' },
+        ],
+      },
     ]),
     ...groupKinds('serving.kubeflow.org', 'none', [
       { kind: 'KFService', short: ['kfservice'], versions: [{ version: 'v1alpha1', until: '0.1' }] },

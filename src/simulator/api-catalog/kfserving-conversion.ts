@@ -21,7 +21,13 @@ const COMPONENTS = ['predictor', 'explainer', 'transformer'] as const;
 const obj = (value: unknown): Json => (isPlainObject(value) ? value : {});
 /** Go's `omitempty`: no key for a missing value, "", 0 or an empty object. */
 const nonEmpty = (key: string, value: unknown): Json =>
-  value === undefined || value === null || value === '' || value === 0 || (isPlainObject(value) && Object.keys(value).length === 0) ? {} : { [key]: value };
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  value === 0 ||
+  (isPlainObject(value) && Object.keys(value).length === 0)
+    ? {}
+    : { [key]: value };
 const defined = (key: string, value: unknown): Json => (value === undefined || value === null ? {} : { [key]: value });
 
 export function kfservingToV1beta1(source: KubeObject): KubeObject {
@@ -51,9 +57,11 @@ function predictorToV1beta1(predictor: Json, canaryTrafficPercent: unknown): Jso
     };
   } else if (isPlainObject(predictor.custom)) out.containers = [obj(predictor.custom).container ?? {}];
   Object.assign(out, defined('minReplicas', predictor.minReplicas), nonEmpty('maxReplicas', predictor.maxReplicas));
-  if (typeof predictor.parallelism === 'number' && predictor.parallelism !== 0) out.containerConcurrency = predictor.parallelism;
+  if (typeof predictor.parallelism === 'number' && predictor.parallelism !== 0)
+    out.containerConcurrency = predictor.parallelism;
   Object.assign(out, defined('canaryTrafficPercent', canaryTrafficPercent));
-  if (isPlainObject(predictor.batcher)) out.batcher = pick(predictor.batcher, ['maxBatchSize', 'maxLatency', 'timeout']);
+  if (isPlainObject(predictor.batcher))
+    out.batcher = pick(predictor.batcher, ['maxBatchSize', 'maxLatency', 'timeout']);
   if (isPlainObject(predictor.logger)) out.logger = pick(predictor.logger, ['url', 'mode']);
   return { ...out, ...nonEmpty('serviceAccountName', predictor.serviceAccountName) };
 }
@@ -63,19 +71,33 @@ function customComponentToV1beta1(component: Json): Json {
     ...defined('minReplicas', component.minReplicas),
     ...nonEmpty('maxReplicas', component.maxReplicas),
     containers: [obj(component.custom).container ?? {}],
-    ...(typeof component.parallelism === 'number' && component.parallelism !== 0 ? { containerConcurrency: component.parallelism } : {}),
+    ...(typeof component.parallelism === 'number' && component.parallelism !== 0
+      ? { containerConcurrency: component.parallelism }
+      : {}),
   };
 }
 
 /** alibi, then aix, then custom: a later one replaces an earlier one, as in the webhook. */
 function explainerToV1beta1(explainer: Json): Json | undefined {
   let out: Json | undefined;
-  const replicas = { ...defined('minReplicas', explainer.minReplicas), ...nonEmpty('maxReplicas', explainer.maxReplicas) };
+  const replicas = {
+    ...defined('minReplicas', explainer.minReplicas),
+    ...nonEmpty('maxReplicas', explainer.maxReplicas),
+  };
   for (const kind of ['alibi', 'aix'] as const) {
     if (!isPlainObject(explainer[kind])) continue;
     const e = obj(explainer[kind]);
-    const block = { type: e.type, ...nonEmpty('storageUri', e.storageUri), runtimeVersion: e.runtimeVersion ?? '', ...nonEmpty('resources', e.resources) };
-    out = { ...replicas, containerConcurrency: typeof explainer.parallelism === 'number' ? explainer.parallelism : 0, [kind]: block };
+    const block = {
+      type: e.type,
+      ...nonEmpty('storageUri', e.storageUri),
+      runtimeVersion: e.runtimeVersion ?? '',
+      ...nonEmpty('resources', e.resources),
+    };
+    out = {
+      ...replicas,
+      containerConcurrency: typeof explainer.parallelism === 'number' ? explainer.parallelism : 0,
+      [kind]: block,
+    };
   }
   if (isPlainObject(explainer.custom)) out = customComponentToV1beta1(explainer);
   return out;
@@ -85,7 +107,10 @@ function statusToV1beta1(status: Json): Json {
   const components: Json = {};
   for (const [component, spec] of Object.entries(obj(status.default))) {
     const s = obj(spec);
-    components[component] = { ...nonEmpty('latestCreatedRevision', s.name), ...(typeof s.host === 'string' && s.host ? { url: `http://${s.host}` } : {}) };
+    components[component] = {
+      ...nonEmpty('latestCreatedRevision', s.name),
+      ...(typeof s.host === 'string' && s.host ? { url: `http://${s.host}` } : {}),
+    };
   }
   return {
     ...defined('observedGeneration', status.observedGeneration),
@@ -104,7 +129,11 @@ export function kfservingToV1alpha2(source: KubeObject): KubeObject {
   if (transformer) endpoint.transformer = transformer;
   const explainer = componentToV1alpha2(obj(spec.explainer), true);
   if (explainer) endpoint.explainer = explainer;
-  const sink: KubeObject = { ...source, apiVersion: 'serving.kubeflow.org/v1alpha2', spec: { default: endpoint, ...defined('canaryTrafficPercent', predictor.canaryTrafficPercent) } };
+  const sink: KubeObject = {
+    ...source,
+    apiVersion: 'serving.kubeflow.org/v1alpha2',
+    spec: { default: endpoint, ...defined('canaryTrafficPercent', predictor.canaryTrafficPercent) },
+  };
   if (source.status !== undefined) sink.status = statusToV1alpha2(obj(source.status));
   return sink;
 }
@@ -115,12 +144,19 @@ function predictorToV1alpha2(predictor: Json): Json {
   const containers = Array.isArray(predictor.containers) ? predictor.containers : [];
   if (framework) {
     const f = obj(predictor[framework]);
-    out[framework] = { ...nonEmpty('runtimeVersion', f.runtimeVersion), ...nonEmpty('resources', f.resources), ...nonEmpty('storageUri', f.storageUri) };
+    out[framework] = {
+      ...nonEmpty('runtimeVersion', f.runtimeVersion),
+      ...nonEmpty('resources', f.resources),
+      ...nonEmpty('storageUri', f.storageUri),
+    };
   } else if (containers.length) {
-    Object.assign(out, nonEmpty('serviceAccountName', predictor.serviceAccountName), { custom: { container: containers[0] } });
+    Object.assign(out, nonEmpty('serviceAccountName', predictor.serviceAccountName), {
+      custom: { container: containers[0] },
+    });
   }
   Object.assign(out, replicasToV1alpha2(predictor));
-  if (isPlainObject(predictor.batcher)) out.batcher = pick(predictor.batcher, ['maxBatchSize', 'maxLatency', 'timeout']);
+  if (isPlainObject(predictor.batcher))
+    out.batcher = pick(predictor.batcher, ['maxBatchSize', 'maxLatency', 'timeout']);
   if (isPlainObject(predictor.logger)) out.logger = pick(predictor.logger, ['url', 'mode']);
   return out;
 }
@@ -131,10 +167,19 @@ function componentToV1alpha2(component: Json, explainer: boolean): Json | undefi
   for (const kind of explainer ? (['alibi', 'aix'] as const) : []) {
     if (out || !isPlainObject(component[kind])) continue;
     const e = obj(component[kind]);
-    out = { [kind]: { type: e.type, ...nonEmpty('storageUri', e.storageUri), ...nonEmpty('runtimeVersion', e.runtimeVersion), ...nonEmpty('resources', e.resources) } };
+    out = {
+      [kind]: {
+        type: e.type,
+        ...nonEmpty('storageUri', e.storageUri),
+        ...nonEmpty('runtimeVersion', e.runtimeVersion),
+        ...nonEmpty('resources', e.resources),
+      },
+    };
   }
   if (!out && containers.length) out = { custom: { container: containers[0] } };
-  return out && { ...out, ...nonEmpty('serviceAccountName', component.serviceAccountName), ...replicasToV1alpha2(component) };
+  return (
+    out && { ...out, ...nonEmpty('serviceAccountName', component.serviceAccountName), ...replicasToV1alpha2(component) }
+  );
 }
 
 function replicasToV1alpha2(component: Json): Json {

@@ -26,19 +26,56 @@ export const KNATIVE: Product = {
       { kind: 'Route', short: ['rt'], categories, versions: serving },
     ]),
     ...groupKinds('serving.knative.dev', 'none', [
-      { kind: 'DomainMapping', short: ['dm'], categories, versions: [{ version: 'v1beta1', from: '0.24' }, { version: 'v1alpha1', from: '0.19', until: '1.18' }] },
+      {
+        kind: 'DomainMapping',
+        short: ['dm'],
+        categories,
+        versions: [
+          { version: 'v1beta1', from: '0.24' },
+          { version: 'v1alpha1', from: '0.19', until: '1.18' },
+        ],
+      },
     ]),
     ...groupKinds('autoscaling.internal.knative.dev', 'none', [
-      { kind: 'PodAutoscaler', short: ['kpa', 'pa'], categories: ['knative-internal', 'autoscaling'], versions: internal },
-      { kind: 'Metric', categories: ['knative-internal', 'autoscaling'], versions: [{ version: 'v1alpha1', from: '0.10' }] },
+      {
+        kind: 'PodAutoscaler',
+        short: ['kpa', 'pa'],
+        categories: ['knative-internal', 'autoscaling'],
+        versions: internal,
+      },
+      {
+        kind: 'Metric',
+        categories: ['knative-internal', 'autoscaling'],
+        versions: [{ version: 'v1alpha1', from: '0.10' }],
+      },
     ]),
     ...groupKinds('networking.internal.knative.dev', 'none', [
-      { kind: 'Ingress', plural: 'ingresses', short: ['kingress', 'king'], categories: ['knative-internal', 'networking'], versions: [{ version: 'v1alpha1', from: '0.7' }] },
-      { kind: 'ClusterIngress', short: ['kcingress'], cluster: true, categories: ['knative-internal', 'networking'], versions: [{ version: 'v1alpha1', until: '0.8' }] },
+      {
+        kind: 'Ingress',
+        plural: 'ingresses',
+        short: ['kingress', 'king'],
+        categories: ['knative-internal', 'networking'],
+        versions: [{ version: 'v1alpha1', from: '0.7' }],
+      },
+      {
+        kind: 'ClusterIngress',
+        short: ['kcingress'],
+        cluster: true,
+        categories: ['knative-internal', 'networking'],
+        versions: [{ version: 'v1alpha1', until: '0.8' }],
+      },
       { kind: 'ServerlessService', short: ['sks'], categories: ['knative-internal', 'networking'], versions: internal },
       { kind: 'Certificate', short: ['kcert'], categories: ['knative-internal', 'networking'], versions: internal },
-      { kind: 'ClusterDomainClaim', short: ['cdc'], cluster: true, categories: ['knative-internal', 'networking'], versions: [{ version: 'v1alpha1', from: '0.22' }] },
+      {
+        kind: 'ClusterDomainClaim',
+        short: ['cdc'],
+        cluster: true,
+        categories: ['knative-internal', 'networking'],
+        versions: [{ version: 'v1alpha1', from: '0.22' }],
+      },
     ]),
-    ...groupKinds('caching.internal.knative.dev', 'none', [{ kind: 'Image', short: ['img'], categories: ['knative-internal', 'caching'], versions: internal }]),
+    ...groupKinds('caching.internal.knative.dev', 'none', [
+      { kind: 'Image', short: ['img'], categories: ['knative-internal', 'caching'], versions: internal },
+    ]),
   ],
 };

@@ -45,14 +45,24 @@ function v1alpha1ToV1(source: KubeObject): KubeObject {
 
 function serviceSpecToV1(spec: Json): Json {
   if (isPlainObject(spec.runLatest)) {
-    return { ...configurationSpecToV1(obj(spec.runLatest.configuration)), traffic: [{ percent: 100, latestRevision: true }] };
+    return {
+      ...configurationSpecToV1(obj(spec.runLatest.configuration)),
+      traffic: [{ percent: 100, latestRevision: true }],
+    };
   }
-  if (isPlainObject(spec.release)) return { ...configurationSpecToV1(obj(spec.release.configuration)), traffic: releaseTraffic(spec.release) };
+  if (isPlainObject(spec.release))
+    return { ...configurationSpecToV1(obj(spec.release.configuration)), traffic: releaseTraffic(spec.release) };
   if (isPlainObject(spec.pinned)) {
-    return { ...configurationSpecToV1(obj(spec.pinned.configuration)), traffic: [{ revisionName: spec.pinned.revisionName, percent: 100 }] };
+    return {
+      ...configurationSpecToV1(obj(spec.pinned.configuration)),
+      traffic: [{ revisionName: spec.pinned.revisionName, percent: 100 }],
+    };
   }
   if (isPlainObject(spec.manual)) throw new ConversionError('manual mode cannot be migrated forward.: spec.manual');
-  return { ...configurationSpecToV1(spec), ...(spec.traffic !== undefined ? { traffic: list(spec.traffic).map(trafficToV1) } : {}) };
+  return {
+    ...configurationSpecToV1(spec),
+    ...(spec.traffic !== undefined ? { traffic: list(spec.traffic).map(trafficToV1) } : {}),
+  };
 }
 
 function releaseTraffic(release: Json): Json[] {
@@ -60,24 +70,45 @@ function releaseTraffic(release: Json): Json[] {
   const rollout = typeof release.rolloutPercent === 'number' ? release.rolloutPercent : 0;
   const named = (revisionName: string | undefined, percent: number, tag: string): Json =>
     revisionName === '@latest' ? { percent, tag, latestRevision: true } : { revisionName, percent, tag };
-  const targets = revisions.length === 2 ? [named(revisions[0], 100 - rollout, 'current'), named(revisions[1], rollout, 'candidate')] : [named(revisions[0], 100, 'current')];
+  const targets =
+    revisions.length === 2
+      ? [named(revisions[0], 100 - rollout, 'current'), named(revisions[1], rollout, 'candidate')]
+      : [named(revisions[0], 100, 'current')];
   return [...targets, { tag: 'latest', latestRevision: true }];
 }
 
 function configurationSpecToV1(spec: Json): Json {
   if (spec.build !== undefined) throw new ConversionError('build cannot be migrated forward.: spec.build');
-  if (spec.revisionTemplate !== undefined && spec.template !== undefined) throw new ConversionError('expected exactly one, got both: revisionTemplate, template');
-  if (spec.revisionTemplate === undefined && spec.template === undefined) throw new ConversionError('expected exactly one, got neither: revisionTemplate, template');
+  if (spec.revisionTemplate !== undefined && spec.template !== undefined)
+    throw new ConversionError('expected exactly one, got both: revisionTemplate, template');
+  if (spec.revisionTemplate === undefined && spec.template === undefined)
+    throw new ConversionError('expected exactly one, got neither: revisionTemplate, template');
   const template = obj(spec.revisionTemplate ?? spec.template);
-  return { template: { ...(template.metadata !== undefined ? { metadata: template.metadata } : {}), spec: revisionSpecToV1(obj(template.spec)) } };
+  return {
+    template: {
+      ...(template.metadata !== undefined ? { metadata: template.metadata } : {}),
+      spec: revisionSpecToV1(obj(template.spec)),
+    },
+  };
 }
 
-const DEPRECATED_REVISION_FIELDS = ['generation', 'servingState', 'concurrencyModel', 'buildName', 'buildRef', 'container'];
+const DEPRECATED_REVISION_FIELDS = [
+  'generation',
+  'servingState',
+  'concurrencyModel',
+  'buildName',
+  'buildRef',
+  'container',
+];
 
 function revisionSpecToV1(spec: Json): Json {
   const hasContainers = Array.isArray(spec.containers) && spec.containers.length > 0;
-  if (spec.container !== undefined && hasContainers) throw new ConversionError('expected exactly one, got both: container, containers');
-  const limits = { ...(spec.timeoutSeconds !== undefined ? { timeoutSeconds: spec.timeoutSeconds } : {}), ...(spec.containerConcurrency !== undefined ? { containerConcurrency: spec.containerConcurrency } : {}) };
+  if (spec.container !== undefined && hasContainers)
+    throw new ConversionError('expected exactly one, got both: container, containers');
+  const limits = {
+    ...(spec.timeoutSeconds !== undefined ? { timeoutSeconds: spec.timeoutSeconds } : {}),
+    ...(spec.containerConcurrency !== undefined ? { containerConcurrency: spec.containerConcurrency } : {}),
+  };
   if (spec.container !== undefined) {
     const keep = ['serviceAccountName', 'volumes', 'imagePullSecrets'].filter((k) => spec[k] !== undefined);
     return { ...Object.fromEntries(keep.map((k) => [k, spec[k]])), containers: [spec.container], ...limits };
@@ -95,11 +126,15 @@ function statusToV1(kind: string, status: Json): Json {
   const sink = filterConditions(kind, status);
   if (isPlainObject(status.address)) {
     const { hostname, ...address } = status.address;
-    sink.address = address.url === undefined && typeof hostname === 'string' && hostname ? { url: `http://${hostname}` } : address;
+    sink.address =
+      address.url === undefined && typeof hostname === 'string' && hostname ? { url: `http://${hostname}` } : address;
   }
   if (Array.isArray(status.traffic)) sink.traffic = list(status.traffic).map(trafficToV1);
   if (kind === 'Revision' && Array.isArray(status.containerStatuses)) {
-    sink.containerStatuses = list(status.containerStatuses).map((c) => ({ name: c.name, ...(c.imageDigest !== undefined ? { imageDigest: c.imageDigest } : {}) }));
+    sink.containerStatuses = list(status.containerStatuses).map((c) => ({
+      name: c.name,
+      ...(c.imageDigest !== undefined ? { imageDigest: c.imageDigest } : {}),
+    }));
   }
   return sink;
 }
@@ -117,7 +152,9 @@ function v1ToV1alpha1(source: KubeObject): KubeObject {
 function filterConditions(kind: string, status: Json): Json {
   if (!Array.isArray(status.conditions)) return { ...status };
   const own = CONDITIONS[kind] ?? [];
-  const conditions = list(status.conditions).filter((c) => c.type === 'Ready' || c.type === 'Succeeded' || own.includes(String(c.type)));
+  const conditions = list(status.conditions).filter(
+    (c) => c.type === 'Ready' || c.type === 'Succeeded' || own.includes(String(c.type)),
+  );
   return { ...status, conditions };
 }
 

@@ -38,25 +38,71 @@ export const KUBERNETES: Product = {
     ]),
     ...groupKinds('batch', 'separate', [
       { kind: 'Job', categories: all, versions: v1 },
-      { kind: 'CronJob', short: ['cj'], categories: all, versions: [{ version: 'v1', from: '1.21' }, { version: 'v1beta1', until: '1.24' }] },
+      {
+        kind: 'CronJob',
+        short: ['cj'],
+        categories: all,
+        versions: [
+          { version: 'v1', from: '1.21' },
+          { version: 'v1beta1', until: '1.24' },
+        ],
+      },
     ]),
     ...groupKinds('autoscaling', 'separate', [
       {
         kind: 'HorizontalPodAutoscaler',
         short: ['hpa'],
         categories: all,
-        versions: [{ version: 'v1' }, { version: 'v2', from: '1.23' }, { version: 'v2beta1', until: '1.24' }, { version: 'v2beta2', until: '1.25' }],
+        versions: [
+          { version: 'v1' },
+          { version: 'v2', from: '1.23' },
+          { version: 'v2beta1', until: '1.24' },
+          { version: 'v2beta2', until: '1.25' },
+        ],
       },
     ]),
     ...groupKinds('networking.k8s.io', 'separate', [
-      { kind: 'Ingress', plural: 'ingresses', short: ['ing'], versions: [{ version: 'v1', from: '1.19' }, { version: 'v1beta1', until: '1.21' }] },
-      { kind: 'IngressClass', plural: 'ingressclasses', cluster: true, status: false, versions: [{ version: 'v1', from: '1.19' }, { version: 'v1beta1', from: '1.18', until: '1.21' }] },
+      {
+        kind: 'Ingress',
+        plural: 'ingresses',
+        short: ['ing'],
+        versions: [
+          { version: 'v1', from: '1.19' },
+          { version: 'v1beta1', until: '1.21' },
+        ],
+      },
+      {
+        kind: 'IngressClass',
+        plural: 'ingressclasses',
+        cluster: true,
+        status: false,
+        versions: [
+          { version: 'v1', from: '1.19' },
+          { version: 'v1beta1', from: '1.18', until: '1.21' },
+        ],
+      },
       { kind: 'NetworkPolicy', plural: 'networkpolicies', short: ['netpol'], status: false, versions: v1 },
     ]),
-    ...groupKinds('extensions', 'separate', [{ kind: 'Ingress', plural: 'ingresses', short: ['ing'], versions: [{ version: 'v1beta1', until: '1.21' }] }]),
+    ...groupKinds('extensions', 'separate', [
+      { kind: 'Ingress', plural: 'ingresses', short: ['ing'], versions: [{ version: 'v1beta1', until: '1.21' }] },
+    ]),
     ...groupKinds('policy', 'separate', [
-      { kind: 'PodDisruptionBudget', short: ['pdb'], versions: [{ version: 'v1', from: '1.21' }, { version: 'v1beta1', until: '1.24' }] },
-      { kind: 'PodSecurityPolicy', plural: 'podsecuritypolicies', short: ['psp'], cluster: true, status: false, versions: [{ version: 'v1beta1', until: '1.24' }] },
+      {
+        kind: 'PodDisruptionBudget',
+        short: ['pdb'],
+        versions: [
+          { version: 'v1', from: '1.21' },
+          { version: 'v1beta1', until: '1.24' },
+        ],
+      },
+      {
+        kind: 'PodSecurityPolicy',
+        plural: 'podsecuritypolicies',
+        short: ['psp'],
+        cluster: true,
+        status: false,
+        versions: [{ version: 'v1beta1', until: '1.24' }],
+      },
     ]),
     ...groupKinds('rbac.authorization.k8s.io', 'separate', [
       { kind: 'Role', status: false, versions: v1 },
@@ -65,9 +111,26 @@ export const KUBERNETES: Product = {
       { kind: 'ClusterRoleBinding', cluster: true, status: false, versions: v1 },
     ]),
     ...groupKinds('coordination.k8s.io', 'separate', [{ kind: 'Lease', status: false, versions: v1 }]),
-    ...groupKinds('events.k8s.io', 'separate', [{ kind: 'Event', short: ['ev'], status: false, versions: [{ version: 'v1', from: '1.19' }, { version: 'v1beta1', until: '1.24' }] }]),
+    ...groupKinds('events.k8s.io', 'separate', [
+      {
+        kind: 'Event',
+        short: ['ev'],
+        status: false,
+        versions: [
+          { version: 'v1', from: '1.19' },
+          { version: 'v1beta1', until: '1.24' },
+        ],
+      },
+    ]),
     ...groupKinds('discovery.k8s.io', 'separate', [
-      { kind: 'EndpointSlice', status: false, versions: [{ version: 'v1', from: '1.21' }, { version: 'v1beta1', from: '1.17', until: '1.24' }] },
+      {
+        kind: 'EndpointSlice',
+        status: false,
+        versions: [
+          { version: 'v1', from: '1.21' },
+          { version: 'v1beta1', from: '1.17', until: '1.24' },
+        ],
+      },
     ]),
     ...groupKinds('storage.k8s.io', 'separate', [
       { kind: 'StorageClass', plural: 'storageclasses', short: ['sc'], cluster: true, status: false, versions: v1 },
@@ -75,13 +138,50 @@ export const KUBERNETES: Product = {
       { kind: 'VolumeAttachment', cluster: true, versions: v1 },
     ]),
     ...groupKinds('apiextensions.k8s.io', 'separate', [
-      { kind: 'CustomResourceDefinition', short: ['crd', 'crds'], cluster: true, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
+      {
+        kind: 'CustomResourceDefinition',
+        short: ['crd', 'crds'],
+        cluster: true,
+        categories: ['api-extensions'],
+        versions: [
+          { version: 'v1', from: '1.16' },
+          { version: 'v1beta1', until: '1.21' },
+        ],
+      },
     ]),
     ...groupKinds('admissionregistration.k8s.io', 'separate', [
-      { kind: 'MutatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
-      { kind: 'ValidatingWebhookConfiguration', cluster: true, status: false, categories: ['api-extensions'], versions: [{ version: 'v1', from: '1.16' }, { version: 'v1beta1', until: '1.21' }] },
+      {
+        kind: 'MutatingWebhookConfiguration',
+        cluster: true,
+        status: false,
+        categories: ['api-extensions'],
+        versions: [
+          { version: 'v1', from: '1.16' },
+          { version: 'v1beta1', until: '1.21' },
+        ],
+      },
+      {
+        kind: 'ValidatingWebhookConfiguration',
+        cluster: true,
+        status: false,
+        categories: ['api-extensions'],
+        versions: [
+          { version: 'v1', from: '1.16' },
+          { version: 'v1beta1', until: '1.21' },
+        ],
+      },
     ]),
-    ...groupKinds('scheduling.k8s.io', 'separate', [{ kind: 'PriorityClass', plural: 'priorityclasses', short: ['pc'], cluster: true, status: false, versions: v1 }]),
-    ...groupKinds('node.k8s.io', 'separate', [{ kind: 'RuntimeClass', plural: 'runtimeclasses', cluster: true, status: false, versions: [{ version: 'v1', from: '1.20' }] }]),
+    ...groupKinds('scheduling.k8s.io', 'separate', [
+      { kind: 'PriorityClass', plural: 'priorityclasses', short: ['pc'], cluster: true, status: false, versions: v1 },
+    ]),
+    ...groupKinds('node.k8s.io', 'separate', [
+      {
+        kind: 'RuntimeClass',
+        plural: 'runtimeclasses',
+        cluster: true,
+        status: false,
+        versions: [{ version: 'v1', from: '1.20' }],
+      },
+    ]),
   ],
 };

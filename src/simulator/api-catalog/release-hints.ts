@@ -13,7 +13,11 @@ const IMAGE_HINTS: [ProductId, RegExp][] = [
   ['kfserving', /kfserving[-/]controller:(v?\d+\.\d+[\w.-]*)/],
   ['istio', /istio\/(?:proxyv2|pilot|proxy_init):(\d+\.\d+[\w.-]*)/],
 ];
-const NAME_LABEL_HINTS: Record<string, ProductId> = { kserve: 'kserve', kfserving: 'kfserving', 'knative-serving': 'knative' };
+const NAME_LABEL_HINTS: Record<string, ProductId> = {
+  kserve: 'kserve',
+  kfserving: 'kfserving',
+  'knative-serving': 'knative',
+};
 
 export function releaseHints(objects: readonly Record<string, unknown>[]): Partial<Record<ProductId, string>> {
   const counts = new Map<ProductId, Map<string, number>>();
@@ -26,12 +30,20 @@ export function releaseHints(objects: readonly Record<string, unknown>[]): Parti
     perProduct.set(key, (perProduct.get(key) ?? 0) + 1);
   };
   for (const object of objects) {
-    const labels = (isPlainObject(object.metadata) && isPlainObject(object.metadata.labels) ? object.metadata.labels : {}) as Record<string, unknown>;
+    const labels = (
+      isPlainObject(object.metadata) && isPlainObject(object.metadata.labels) ? object.metadata.labels : {}
+    ) as Record<string, unknown>;
     count('knative', stringOf(labels['serving.knative.dev/release']));
     const named = NAME_LABEL_HINTS[String(labels['app.kubernetes.io/name'])];
     if (named) count(named, stringOf(labels['app.kubernetes.io/version']));
-    if (object.kind === 'Node') count('kubernetes', stringOf((object.status as { nodeInfo?: { kubeletVersion?: unknown } } | undefined)?.nodeInfo?.kubeletVersion));
-    forEachImage(object, (image) => IMAGE_HINTS.forEach(([product, pattern]) => count(product, pattern.exec(image)?.[1])));
+    if (object.kind === 'Node')
+      count(
+        'kubernetes',
+        stringOf((object.status as { nodeInfo?: { kubeletVersion?: unknown } } | undefined)?.nodeInfo?.kubeletVersion),
+      );
+    forEachImage(object, (image) => {
+      for (const [product, pattern] of IMAGE_HINTS) count(product, pattern.exec(image)?.[1]);
+    });
   }
   const hints: Partial<Record<ProductId, string>> = {};
   for (const [product, perProduct] of counts) hints[product] = [...perProduct].sort((a, b) => b[1] - a[1])[0]![0];
@@ -45,11 +57,12 @@ function stringOf(value: unknown): string | undefined {
 /** Calls `visit` with every `image` string anywhere in the object (pod specs, templates, runtimes). */
 function forEachImage(value: unknown, visit: (image: string) => void, depth = 0): void {
   if (depth > 12) return;
-  if (Array.isArray(value)) value.forEach((v) => forEachImage(v, visit, depth + 1));
+  if (Array.isArray(value)) for (const v of value) forEachImage(v, visit, depth + 1);
   else if (isPlainObject(value)) {
     for (const [key, v] of Object.entries(value)) {
       if (key === 'image' && typeof v === 'string') visit(v);
-      else if (typeof v === 'object' && v !== null && key !== 'metadata' && key !== 'status') forEachImage(v, visit, depth + 1);
+      else if (typeof v === 'object' && v !== null && key !== 'metadata' && key !== 'status')
+        forEachImage(v, visit, depth + 1);
     }
   }
 }

@@ -28,22 +28,35 @@ export function parseManifests(text: string): ManifestObject[] {
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) continue;
     const o = value as Partial<ManifestObject>;
-    if (typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') throw new RenderError('a document without apiVersion, kind or metadata.name');
+    if (typeof o.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string')
+      throw new RenderError('a document without apiVersion, kind or metadata.name');
     out.push(o as ManifestObject);
   }
   return out;
 }
 
 /** Runs `kubectl kustomize DIR`; stderr (deprecation notes of newer kustomize versions) is returned apart. */
-export function renderKustomization(dir: string, kubectl = process.env.KUBECTL ?? 'kubectl'): { objects: ManifestObject[]; text: string; warnings: string } {
+export function renderKustomization(
+  dir: string,
+  kubectl = process.env.KUBECTL ?? 'kubectl',
+): { objects: ManifestObject[]; text: string; warnings: string } {
   const run = spawnSync(kubectl, ['kustomize', dir], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   if (run.error) throw new RenderError(`cannot run ${kubectl}: ${run.error.message}`);
-  if (run.status !== 0) throw new RenderError(`${kubectl} kustomize ${dir} failed: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (run.status !== 0)
+    throw new RenderError(`${kubectl} kustomize ${dir} failed: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return { objects: parseManifests(run.stdout), text: run.stdout, warnings: run.stderr };
 }
 
-export function findObject(objects: ManifestObject[], kind: string, name: string, namespace?: string): ManifestObject | undefined {
-  return objects.find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace));
+export function findObject(
+  objects: ManifestObject[],
+  kind: string,
+  name: string,
+  namespace?: string,
+): ManifestObject | undefined {
+  return objects.find(
+    (o) =>
+      o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace),
+  );
 }
 
 /** The bot's config file as the generated ConfigMap carries it (`config.yaml`). */

@@ -79,7 +79,14 @@ export interface RuleAtom {
   resourceName?: string;
 }
 
-type Obj = { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown; namespace?: unknown; labels?: unknown }; rules?: unknown; roleRef?: unknown; subjects?: unknown };
+type Obj = {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown; labels?: unknown };
+  rules?: unknown;
+  roleRef?: unknown;
+  subjects?: unknown;
+};
 
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(String) : undefined);
 
@@ -105,7 +112,10 @@ export function policyFromObjects(objects: unknown[]): RbacPolicy {
       roles.push({ kind: o.kind, name, ...(o.kind === 'Role' && namespace ? { namespace } : {}), rules });
     } else if (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') {
       const ref = (o.roleRef ?? {}) as { kind?: unknown; name?: unknown };
-      const labels = (o.metadata?.labels && typeof o.metadata.labels === 'object' ? o.metadata.labels : {}) as Record<string, string>;
+      const labels = (o.metadata?.labels && typeof o.metadata.labels === 'object' ? o.metadata.labels : {}) as Record<
+        string,
+        string
+      >;
       bindings.push({
         kind: o.kind,
         name,
@@ -114,7 +124,11 @@ export function policyFromObjects(objects: unknown[]): RbacPolicy {
         roleRef: { kind: ref.kind === 'Role' ? 'Role' : 'ClusterRole', name: String(ref.name ?? '') },
         subjects: ((o.subjects as unknown[] | undefined) ?? []).map((s) => {
           const subject = s as Record<string, unknown>;
-          return { kind: String(subject.kind ?? ''), name: String(subject.name ?? ''), ...(typeof subject.namespace === 'string' ? { namespace: subject.namespace } : {}) };
+          return {
+            kind: String(subject.kind ?? ''),
+            name: String(subject.name ?? ''),
+            ...(typeof subject.namespace === 'string' ? { namespace: subject.namespace } : {}),
+          };
         }),
       });
     }
@@ -125,13 +139,23 @@ export function policyFromObjects(objects: unknown[]): RbacPolicy {
 /** Whether a binding subject names this service account (directly or through its groups). */
 export function subjectMatches(s: Subject, sa: { name: string; namespace: string }): boolean {
   if (s.kind === 'ServiceAccount') return s.name === sa.name && (s.namespace ?? '') === sa.namespace;
-  if (s.kind === 'Group') return s.name === 'system:serviceaccounts' || s.name === `system:serviceaccounts:${sa.namespace}` || s.name === 'system:authenticated';
+  if (s.kind === 'Group')
+    return (
+      s.name === 'system:serviceaccounts' ||
+      s.name === `system:serviceaccounts:${sa.namespace}` ||
+      s.name === 'system:authenticated'
+    );
   if (s.kind === 'User') return s.name === `system:serviceaccount:${sa.namespace}:${sa.name}`;
   return false;
 }
 
 function roleOf(policy: RbacPolicy, b: BindingObject): RoleObject | undefined {
-  return policy.roles.find((r) => r.kind === b.roleRef.kind && r.name === b.roleRef.name && (r.kind === 'ClusterRole' || r.namespace === b.namespace));
+  return policy.roles.find(
+    (r) =>
+      r.kind === b.roleRef.kind &&
+      r.name === b.roleRef.name &&
+      (r.kind === 'ClusterRole' || r.namespace === b.namespace),
+  );
 }
 
 /** Every rule that reaches the service account, with the binding that grants it. */
@@ -141,7 +165,7 @@ export function grantsFor(policy: RbacPolicy, sa: { name: string; namespace: str
     if (!binding.subjects.some((s) => subjectMatches(s, sa))) continue;
     const role = roleOf(policy, binding);
     if (!role) continue;
-    role.rules.forEach((rule, ruleIndex) => out.push({ binding, role, ruleIndex, rule }));
+    for (const [ruleIndex, rule] of role.rules.entries()) out.push({ binding, role, ruleIndex, rule });
   }
   return out;
 }
@@ -162,8 +186,14 @@ function resourceListed(resources: string[] | undefined, resource: string): bool
 
 /** Whether a rule, ignoring scope, covers a request. */
 export function ruleAllows(rule: PolicyRule, req: ResourceRequest): boolean {
-  if (!listed(rule.verbs, req.verb) || !listed(rule.apiGroups, req.group) || !resourceListed(rule.resources, req.resource)) return false;
-  if (rule.resourceNames && rule.resourceNames.length > 0) return req.name !== undefined && rule.resourceNames.includes(req.name);
+  if (
+    !listed(rule.verbs, req.verb) ||
+    !listed(rule.apiGroups, req.group) ||
+    !resourceListed(rule.resources, req.resource)
+  )
+    return false;
+  if (rule.resourceNames && rule.resourceNames.length > 0)
+    return req.name !== undefined && rule.resourceNames.includes(req.name);
   return true;
 }
 
@@ -173,7 +203,11 @@ export function bindingCovers(binding: BindingObject, req: ResourceRequest): boo
 }
 
 /** The first grant that allows the request, or null (denied). */
-export function authorize(policy: RbacPolicy, sa: { name: string; namespace: string }, req: ResourceRequest): Grant | null {
+export function authorize(
+  policy: RbacPolicy,
+  sa: { name: string; namespace: string },
+  req: ResourceRequest,
+): Grant | null {
   return grantsFor(policy, sa).find((g) => bindingCovers(g.binding, req) && ruleAllows(g.rule, req)) ?? null;
 }
 
@@ -187,16 +221,28 @@ export function describeBinding(b: BindingObject): string {
 }
 
 /** The atoms of every rule that reaches the service account (one per binding that grants it). */
-export function ruleAtoms(policy: RbacPolicy, sa: { name: string; namespace: string }): Array<RuleAtom & { grant: Grant }> {
+export function ruleAtoms(
+  policy: RbacPolicy,
+  sa: { name: string; namespace: string },
+): Array<RuleAtom & { grant: Grant }> {
   const out: Array<RuleAtom & { grant: Grant }> = [];
   for (const grant of grantsFor(policy, sa)) {
     const r = grant.rule;
-    const names: Array<string | undefined> = r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : [undefined];
+    const names: Array<string | undefined> =
+      r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : [undefined];
     for (const verb of r.verbs)
       for (const group of r.apiGroups ?? [])
         for (const resource of r.resources ?? [])
           for (const resourceName of names)
-            out.push({ rule: describeRule(grant), binding: describeBinding(grant.binding), verb, group, resource, ...(resourceName !== undefined ? { resourceName } : {}), grant });
+            out.push({
+              rule: describeRule(grant),
+              binding: describeBinding(grant.binding),
+              verb,
+              group,
+              resource,
+              ...(resourceName !== undefined ? { resourceName } : {}),
+              grant,
+            });
   }
   return out;
 }
@@ -204,7 +250,12 @@ export function ruleAtoms(policy: RbacPolicy, sa: { name: string; namespace: str
 /** Whether a request exercises an atom through its binding (wildcards in the atom match anything). */
 export function atomUsedBy(atom: RuleAtom & { grant: Grant }, req: ResourceRequest): boolean {
   if (!bindingCovers(atom.grant.binding, req)) return false;
-  const one: PolicyRule = { verbs: [atom.verb], apiGroups: [atom.group], resources: [atom.resource], ...(atom.resourceName !== undefined ? { resourceNames: [atom.resourceName] } : {}) };
+  const one: PolicyRule = {
+    verbs: [atom.verb],
+    apiGroups: [atom.group],
+    resources: [atom.resource],
+    ...(atom.resourceName !== undefined ? { resourceNames: [atom.resourceName] } : {}),
+  };
   return ruleAllows(one, req);
 }
 
@@ -212,7 +263,11 @@ export function atomUsedBy(atom: RuleAtom & { grant: Grant }, req: ResourceReque
  * The atoms no request uses (what the roles grant beyond what the code does). A binding and its
  * copies count as one: an atom is used when a request uses it through any of them.
  */
-export function unusedAtoms(policy: RbacPolicy, sa: { name: string; namespace: string }, requests: ResourceRequest[]): RuleAtom[] {
+export function unusedAtoms(
+  policy: RbacPolicy,
+  sa: { name: string; namespace: string },
+  requests: ResourceRequest[],
+): RuleAtom[] {
   const byKey = new Map<string, { atom: RuleAtom; used: boolean }>();
   for (const { grant, ...atom } of ruleAtoms(policy, sa)) {
     const key = JSON.stringify(atom);
@@ -229,9 +284,15 @@ export function withBindingsCopiedTo(policy: RbacPolicy, label: string, namespac
   for (const b of policy.bindings) {
     if (b.kind !== 'RoleBinding' || b.roleRef.kind !== 'ClusterRole' || b.labels[label] !== 'true') continue;
     for (const ns of namespaces) {
-      if (ns !== b.namespace && !policy.bindings.some((o) => o.kind === 'RoleBinding' && o.name === b.name && o.namespace === ns)) extra.push({ ...b, namespace: ns, copiedFrom: b.namespace ?? '' });
+      if (
+        ns !== b.namespace &&
+        !policy.bindings.some((o) => o.kind === 'RoleBinding' && o.name === b.name && o.namespace === ns)
+      )
+        extra.push({ ...b, namespace: ns, copiedFrom: b.namespace ?? '' });
     }
   }
-  const originals = policy.bindings.map((b) => (extra.some((e) => e.name === b.name && e.copiedFrom === b.namespace) ? { ...b, copiedFrom: b.namespace ?? '' } : b));
+  const originals = policy.bindings.map((b) =>
+    extra.some((e) => e.name === b.name && e.copiedFrom === b.namespace) ? { ...b, copiedFrom: b.namespace ?? '' } : b,
+  );
   return { roles: policy.roles, bindings: [...originals, ...extra] };
 }

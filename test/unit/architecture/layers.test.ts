@@ -22,7 +22,9 @@ function documentedLayers(): string[] {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
 }
 
 /** The layer of a repository path: src/<folder>/…, src/config.ts → "config", handlers/… → "handlers". */
@@ -34,7 +36,9 @@ function layerOf(file: string): string {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((m) => m[1] ?? m[2]!);
   return specs.map((s) => path.normalize(path.join(path.dirname(file), s)).replace(/\.js$/, '.ts'));
 }
 
@@ -54,7 +58,23 @@ describe('layers', () => {
       const from = layerOf(file);
       for (const target of importsOf(file)) {
         const to = layerOf(target);
-        if (to !== from && (rank.get(to) ?? -1) > (rank.get(from) ?? -1)) wrong.push(`${file} (${from}) imports ${target} (${to})`);
+        if (to !== from && (rank.get(to) ?? -1) > (rank.get(from) ?? -1))
+          wrong.push(`${file} (${from}) imports ${target} (${to})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  // The development tools stand in for a cluster and for Slack; only the executable's own subcommands
+  // (cli/: simulate, playground, --snapshot) may load them, so nothing the bot runs in production can.
+  it('keeps the development tools (simulator, Slack stand-in, playground) off the product path', () => {
+    const tools = new Set(['simulator', 'slack-standin', 'playground']);
+    const wrong: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (tools.has(from) || from === 'cli') continue;
+      for (const target of importsOf(file)) {
+        if (tools.has(layerOf(target))) wrong.push(`${file} (${from}) imports ${target}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -2,7 +2,16 @@
 import { peakPerSecond, requestWaves } from '../../../bench/request-waves.js';
 import type { LoggedRequest } from '../../../bench/request-log-reader.js';
 
-const req = (at: number, doneAt: number): LoggedRequest => ({ method: 'GET', path: '/x', query: {}, verb: 'get', resource: 'pods', status: 200, at, doneAt });
+const req = (at: number, doneAt: number): LoggedRequest => ({
+  method: 'GET',
+  path: '/x',
+  query: {},
+  verb: 'get',
+  resource: 'pods',
+  status: 200,
+  at,
+  doneAt,
+});
 
 it('counts requests sent together as one wave, and each request sent after an answer as the next', () => {
   // wave 1: three reads in parallel; wave 2: two reads after the first answer; wave 3: one after a wave-2 answer

@@ -8,7 +8,9 @@ import { main } from '../../../src/cli/main.js';
 
 describe('CLI command registry', () => {
   it('registers every command file', () => {
-    const files = readdirSync(path.resolve('src/cli')).filter((f) => f.endsWith('-command.ts')).map((f) => f.replace(/-command\.ts$/, ''));
+    const files = readdirSync(path.resolve('src/cli'))
+      .filter((f) => f.endsWith('-command.ts'))
+      .map((f) => f.replace(/-command\.ts$/, ''));
     expect(CLI_COMMANDS.map((c) => c.name).sort()).toEqual(files.sort());
   });
 

@@ -15,21 +15,86 @@ const parsed = (text: string, config: { namespaces: string[] | null } = some) =>
 
 describe('parseCommand', () => {
   it.each([
-    ['diagnose sklearn-iris', all, { command: 'diagnose', input: { namespace: 'default', name: 'sklearn-iris' } }],
-    ['diagnose sklearn-iris -n team-a', some, { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } }],
-    ['diagnose -n team-a sklearn-iris', some, { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } }],
-    ['diagnose sklearn-iris --namespace=team-a', some, { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } }],
-    ['diagnose sklearn-iris —namespace team-a', some, { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } }],
-    ['  DIAGNOSE   team-a/sklearn-iris ', some, { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } }],
-    ['<@U0BOT> diagnose sklearn-iris', all, { command: 'diagnose', input: { namespace: 'default', name: 'sklearn-iris' } }],
-    ['status', all, { command: 'status', input: { namespace: 'default' } }],
+    [
+      'diagnose sklearn-iris',
+      all,
+      { command: 'diagnose', input: { namespace: 'default', name: 'sklearn-iris', namespaceDefaulted: true } },
+    ],
+    [
+      'diagnose sklearn-iris -n team-a',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } },
+    ],
+    [
+      'diagnose -n team-a sklearn-iris',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } },
+    ],
+    [
+      'diagnose sklearn-iris --namespace=team-a',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } },
+    ],
+    [
+      'diagnose sklearn-iris —namespace team-a',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } },
+    ],
+    [
+      '  DIAGNOSE   team-a/sklearn-iris ',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'sklearn-iris' } },
+    ],
+    [
+      '<@U0BOT> diagnose sklearn-iris',
+      all,
+      { command: 'diagnose', input: { namespace: 'default', name: 'sklearn-iris', namespaceDefaulted: true } },
+    ],
+    [
+      'diagnose qwen --kind llmisvc -n team-a',
+      some,
+      { command: 'diagnose', input: { namespace: 'team-a', name: 'qwen', kind: 'llmisvc' } },
+    ],
+    [
+      'diagnose qwen —kind=ISVC',
+      all,
+      { command: 'diagnose', input: { namespace: 'default', name: 'qwen', kind: 'isvc', namespaceDefaulted: true } },
+    ],
+    ['diagnose qwen --kind llm', all, { problem: '--kind takes llmisvc or isvc (got "llm").' }],
+    // without -n: every namespace the bot may read (the worker reads the configured ones, or the whole cluster)
+    ['status', all, { command: 'status', input: { namespace: null } }],
+    ['status -A', all, { command: 'status', input: { namespace: null } }],
+    ['status --all-namespaces', some, { command: 'status', input: { namespace: null } }],
     ['status -n team-a', some, { command: 'status', input: { namespace: 'team-a' } }],
-    ['status', { namespaces: ['models'] }, { command: 'status', input: { namespace: 'models' } }],
-    ['rollout iris 90/10', all, { command: 'rollout', input: { target: { namespace: 'default', name: 'iris' }, op: { kind: 'split', canaryPercent: 10 } } }],
-    ['mute iris', some, { command: 'mute', input: { target: { namespace: 'default', name: 'iris' }, durationMs: null } }],
-    ['mute iris 2h', some, { command: 'mute', input: { target: { namespace: 'default', name: 'iris' }, durationMs: 7_200_000 } }],
-    ['mute iris 30m -n team-a', some, { command: 'mute', input: { target: { namespace: 'team-a', name: 'iris' }, durationMs: 1_800_000 } }],
-    ['mute team-a/iris 1d', some, { command: 'mute', input: { target: { namespace: 'team-a', name: 'iris' }, durationMs: 86_400_000 } }],
+    ['status', { namespaces: ['models'] }, { command: 'status', input: { namespace: null } }],
+    [
+      'rollout iris 90/10',
+      all,
+      {
+        command: 'rollout',
+        input: { target: { namespace: 'default', name: 'iris' }, op: { kind: 'split', canaryPercent: 10 } },
+      },
+    ],
+    [
+      'mute iris',
+      some,
+      { command: 'mute', input: { target: { namespace: 'default', name: 'iris' }, durationMs: null } },
+    ],
+    [
+      'mute iris 2h',
+      some,
+      { command: 'mute', input: { target: { namespace: 'default', name: 'iris' }, durationMs: 7_200_000 } },
+    ],
+    [
+      'mute iris 30m -n team-a',
+      some,
+      { command: 'mute', input: { target: { namespace: 'team-a', name: 'iris' }, durationMs: 1_800_000 } },
+    ],
+    [
+      'mute team-a/iris 1d',
+      some,
+      { command: 'mute', input: { target: { namespace: 'team-a', name: 'iris' }, durationMs: 86_400_000 } },
+    ],
     ['unmute iris --namespace team-a', some, { command: 'unmute', input: { namespace: 'team-a', name: 'iris' } }],
     ['', all, { command: 'help', input: {} }],
     ['help', all, { command: 'help', input: {} }],
@@ -52,6 +117,7 @@ describe('parseCommand', () => {
     ['diagnose team-a/x -n default', 'Two namespaces given'],
     ['diagnose x -n Bad_NS', 'is not a valid namespace'],
     ['status x', 'status takes no name'],
+    ['status -A -n team-a', 'status takes -n NAMESPACE or -A, not both.'],
     ['rollout iris 50/60', 'A split must add up to 100'],
     ['mute', 'mute needs the name of an InferenceService.'],
     ['mute iris soon', '"soon" is not a duration like 30m, 2h or 1d (at most 30d).'],
@@ -75,7 +141,9 @@ describe('command registry', () => {
   it('registers every command file, each once, and help lists every command', () => {
     const files = readdirSync(path.resolve('src/commands'))
       .map((f) => f.replace(/\.ts$/, ''))
-      .filter((f) => !['index', 'command', 'split-args', 'resolve-target', 'route-cluster'].includes(f));
+      .filter(
+        (f) => !['index', 'command', 'split-args', 'resolve-target', 'route-cluster', 'command-progress'].includes(f),
+      );
     expect(COMMANDS.map((c) => c.name).sort()).toEqual(files.sort());
     for (const c of COMMANDS) expect(USAGE.some((line) => line.startsWith(`\`/isvc ${c.name}`))).toBe(true);
   });

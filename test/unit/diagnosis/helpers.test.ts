@@ -9,23 +9,39 @@ import { closeNames } from '../../../src/diagnosis/close-names.js';
 describe('small helpers', () => {
   it('knows which Knative releases lack best-effort probes', () => {
     expect(['v0.10.0', 'v0.11.1', 'v0.12.1', 'v0.13.0'].map(lacksBestEffortProbes)).toEqual([true, true, true, true]);
-    expect(['v0.11.2', 'v0.14.0', 'v1.10.1', 'garbage'].map(lacksBestEffortProbes)).toEqual([false, false, false, false]);
+    expect(['v0.11.2', 'v0.14.0', 'v1.10.1', 'garbage'].map(lacksBestEffortProbes)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('parses gateway references in both notations', () => {
-    expect(parseGatewayRef('knative-ingress-gateway.knative-serving', 'default')).toEqual({ name: 'knative-ingress-gateway', namespace: 'knative-serving' });
-    expect(parseGatewayRef('kubeflow/kubeflow-gateway', 'default')).toEqual({ name: 'kubeflow-gateway', namespace: 'kubeflow' });
+    expect(parseGatewayRef('knative-ingress-gateway.knative-serving', 'default')).toEqual({
+      name: 'knative-ingress-gateway',
+      namespace: 'knative-serving',
+    });
+    expect(parseGatewayRef('kubeflow/kubeflow-gateway', 'default')).toEqual({
+      name: 'kubeflow-gateway',
+      namespace: 'kubeflow',
+    });
     expect(parseGatewayRef('my-gateway', 'ns')).toEqual({ name: 'my-gateway', namespace: 'ns' });
   });
 
   it('finds the registry of an image', () => {
-    expect(registryOf('123456789012.dkr.ecr.us-west-2.amazonaws.com/my-model:v1')).toBe('123456789012.dkr.ecr.us-west-2.amazonaws.com');
+    expect(registryOf('123456789012.dkr.ecr.us-west-2.amazonaws.com/my-model:v1')).toBe(
+      '123456789012.dkr.ecr.us-west-2.amazonaws.com',
+    );
     expect(registryOf('kserve/sklearnserver:v0.11.0')).toBe('index.docker.io');
     expect(registryOf('localhost:5000/m:1')).toBe('localhost:5000');
   });
 
   it('suggests close names', () => {
-    expect(closeNames('sklearn-irsi', ['sklearn-iris', 'sklearn-iris-v2', 'flowers'])).toEqual(['sklearn-iris', 'sklearn-iris-v2']);
+    expect(closeNames('sklearn-irsi', ['sklearn-iris', 'sklearn-iris-v2', 'flowers'])).toEqual([
+      'sklearn-iris',
+      'sklearn-iris-v2',
+    ]);
     expect(closeNames('xyz', ['flowers'])).toEqual([]);
   });
 

@@ -6,11 +6,36 @@ import { CATALOG, FINDING_CODES } from '../../../src/findings/catalog.js';
 import { genericNextStepContext } from '../../../src/findings/next-step-context.js';
 
 const CONTRACT_CODES = [
-  'ISVC_NOT_FOUND', 'ISVC_READY', 'BOT_FORBIDDEN', 'INGRESS_NOT_CONFIGURED', 'PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'REVISION_MISSING',
-  'STORAGE_URI_NOT_FOUND', 'STORAGE_ACCESS_DENIED', 'STORAGE_INIT_FAILED', 'OOM_KILLED', 'CRASH_LOOP', 'MODEL_FILE_MISSING', 'IMAGE_PULL_FAILED',
-  'IMAGE_DIGEST_RESOLUTION_FAILED', 'POD_UNSCHEDULABLE', 'QUOTA_EXCEEDED', 'READINESS_PROBE_FAILING', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING',
-  'NO_SUPPORTING_RUNTIME', 'MODEL_LOAD_FAILED', 'CANARY_UNHEALTHY', 'TRAFFIC_SPLIT', 'TRACING_LINKS', 'CONTROLLER_RECONCILE_FAILED', 'ADMISSION_DENIED',
-  'STORAGE_URI_UNSUPPORTED', 'STORAGE_INITIALIZER_NOT_INJECTED', 'RUNTIME_UNSUPPORTED_MODEL',
+  'ISVC_NOT_FOUND',
+  'ISVC_READY',
+  'BOT_FORBIDDEN',
+  'INGRESS_NOT_CONFIGURED',
+  'PROBE_BLOCKED_BY_AUTH',
+  'PROBE_BLOCKED_BY_RBAC',
+  'REVISION_MISSING',
+  'STORAGE_URI_NOT_FOUND',
+  'STORAGE_ACCESS_DENIED',
+  'STORAGE_INIT_FAILED',
+  'OOM_KILLED',
+  'CRASH_LOOP',
+  'MODEL_FILE_MISSING',
+  'IMAGE_PULL_FAILED',
+  'IMAGE_DIGEST_RESOLUTION_FAILED',
+  'POD_UNSCHEDULABLE',
+  'QUOTA_EXCEEDED',
+  'READINESS_PROBE_FAILING',
+  'GATEWAY_MISSING',
+  'VIRTUALSERVICE_MISSING',
+  'NO_SUPPORTING_RUNTIME',
+  'MODEL_LOAD_FAILED',
+  'CANARY_UNHEALTHY',
+  'TRAFFIC_SPLIT',
+  'TRACING_LINKS',
+  'CONTROLLER_RECONCILE_FAILED',
+  'ADMISSION_DENIED',
+  'STORAGE_URI_UNSUPPORTED',
+  'STORAGE_INITIALIZER_NOT_INJECTED',
+  'RUNTIME_UNSUPPORTED_MODEL',
 ];
 
 describe('finding catalog', () => {
@@ -25,7 +50,16 @@ describe('finding catalog', () => {
       if (entry.severity === 'info') continue;
       expect({ code, next: entry.next !== null }).toEqual({ code, next: true });
       const next = entry.next!(ctx, { subject: 'InferenceService team-a/fraud-model', evidence: [] });
-      if (!['PROBE_BLOCKED_BY_AUTH', 'GATEWAY_MISSING', 'BOT_FORBIDDEN', 'CLUSTER_UNREACHABLE', 'KNATIVE_PROBES_NOT_BEST_EFFORT', 'IMAGE_DIGEST_RESOLUTION_FAILED'].includes(code)) {
+      if (
+        ![
+          'PROBE_BLOCKED_BY_AUTH',
+          'GATEWAY_MISSING',
+          'BOT_FORBIDDEN',
+          'CLUSTER_UNREACHABLE',
+          'KNATIVE_PROBES_NOT_BEST_EFFORT',
+          'IMAGE_DIGEST_RESOLUTION_FAILED',
+        ].includes(code)
+      ) {
         expect({ code, names: next.includes('team-a') || next.includes('fraud-model') }).toEqual({ code, names: true });
       }
     }
@@ -33,6 +67,8 @@ describe('finding catalog', () => {
 
   it('docs/findings.md is what `npm run docs:findings` writes', () => {
     const stale = 'docs/findings.md is stale: run `npm run docs:findings` and commit it';
-    expect({ file: readFileSync(FINDINGS_DOC, 'utf8') === findingsDoc() ? 'current' : stale }).toEqual({ file: 'current' });
+    expect({ file: readFileSync(FINDINGS_DOC, 'utf8') === findingsDoc() ? 'current' : stale }).toEqual({
+      file: 'current',
+    });
   });
 });

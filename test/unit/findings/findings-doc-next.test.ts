@@ -7,7 +7,10 @@ import { describe, expect, it } from '@jest/globals';
 import { shippedSignatures } from '../../../src/signatures/load-signatures.js';
 
 const doc = readFileSync('docs/findings.md', 'utf8');
-const rows = [...doc.matchAll(/^\| \d+ \| \[`([A-Z_]+)`\]\([^)]*\) \| (error|warning|info) \|/gm)].map((m) => ({ code: m[1]!, severity: m[2]! }));
+const rows = [...doc.matchAll(/^\| \d+ \| \[`([A-Z_]+)`\]\([^)]*\) \| (error|warning|info) \|/gm)].map((m) => ({
+  code: m[1]!,
+  severity: m[2]!,
+}));
 
 function nextStepOf(code: string): string | undefined {
   const section = new RegExp(`^## ${code}\\n([\\s\\S]*?)(?=^## |$(?![\\s\\S]))`, 'm').exec(doc)?.[1] ?? '';

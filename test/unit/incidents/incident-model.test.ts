@@ -1,10 +1,25 @@
 /** The incident state machine and grouping decisions (pure), and the incident messages. */
 import { humanDuration } from '../../../src/core/duration.js';
-import { changeRootCause, joinsIncident, markNoted, newIncident, newMember, outageMs, pendingNotes, recover, resolve } from '../../../src/incidents/incident-model.js';
-import { renderIncidentRoot, renderJoinedNote, renderRecoveredNote } from '../../../src/render/slack/render-incident.js';
+import {
+  changeRootCause,
+  joinsIncident,
+  markNoted,
+  newIncident,
+  newMember,
+  outageMs,
+  pendingNotes,
+  recover,
+  resolve,
+} from '../../../src/incidents/incident-model.js';
+import {
+  renderIncidentRoot,
+  renderJoinedNote,
+  renderRecoveredNote,
+} from '../../../src/render/slack/render-incident.js';
 
 const T0 = 1_700_000_000_000;
-const member = (name: string, first = false, since = T0) => newMember({ namespace: 'default', name }, 'GATEWAY_MISSING', since, T0 + 1000, first);
+const member = (name: string, first = false, since = T0) =>
+  newMember({ namespace: 'default', name }, 'GATEWAY_MISSING', since, T0 + 1000, first);
 
 describe('grouping', () => {
   const incident = newIncident('inc-1', 'C1', 'GATEWAY_MISSING', T0);
@@ -73,9 +88,13 @@ describe('messages', () => {
   it('a single service: root names it and the code; recovered: "recovered after"', () => {
     const incident = newIncident('inc-1', 'C1', 'GATEWAY_MISSING', T0);
     const a = member('a', true);
-    expect(renderIncidentRoot(incident, [a], T0 + 300_000).text).toBe('🔴 default/a has not been ready for 5m: GATEWAY_MISSING');
+    expect(renderIncidentRoot(incident, [a], T0 + 300_000).text).toBe(
+      '🔴 default/a has not been ready for 5m: GATEWAY_MISSING',
+    );
     const recovered = [recover(a, T0 + 720_000, 'ready')];
-    expect(renderIncidentRoot(resolve(incident, recovered), recovered, T0 + 800_000).text).toBe('✅ default/a recovered after 12m (was GATEWAY_MISSING)');
+    expect(renderIncidentRoot(resolve(incident, recovered), recovered, T0 + 800_000).text).toBe(
+      '✅ default/a recovered after 12m (was GATEWAY_MISSING)',
+    );
     expect(renderRecoveredNote(recovered).text).toBe('✅ default/a is Ready again (recovered after 12m)');
   });
 
@@ -85,6 +104,8 @@ describe('messages', () => {
     const root = renderIncidentRoot(incident, members, T0 + 60_000);
     expect(root.text).toMatch(/^🔴 20 InferenceServices not ready: GATEWAY_MISSING — default\/m-0, .* \(\+5 more\)$/);
     expect(JSON.stringify(root.blocks)).toContain('`GATEWAY_MISSING`');
-    expect(renderJoinedNote(members.slice(1, 4), 'GATEWAY_MISSING').text).toBe('Also not ready with the same root cause (GATEWAY_MISSING): default/m-1, default/m-2, default/m-3');
+    expect(renderJoinedNote(members.slice(1, 4), 'GATEWAY_MISSING').text).toBe(
+      'Also not ready with the same root cause (GATEWAY_MISSING): default/m-1, default/m-2, default/m-3',
+    );
   });
 });

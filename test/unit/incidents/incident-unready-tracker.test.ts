@@ -119,7 +119,10 @@ it('reconciles after a restart: members that recovered or vanished get recover j
   store.members.set('default/a', 'inc-1').set('default/b', 'inc-1').set('default/c', 'inc-1');
   const { tracker, jobs } = setup(store, 10);
   await tracker.load();
-  const current = new Map([['default/a', state('a', true)], ['default/c', state('c', false)]]);
+  const current = new Map([
+    ['default/a', state('a', true)],
+    ['default/c', state('c', false)],
+  ]);
   for (const s of current.values()) tracker.onChange(s, null);
   await tracker.reconcile((k) => current.get(k));
   await tracker.idle();

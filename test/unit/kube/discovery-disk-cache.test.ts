@@ -7,7 +7,12 @@ import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 
 afterAll(removeTempDirs);
 
-const groups = { versions: new Map([['serving.kubeflow.org', ['v1alpha2']], ['serving.knative.dev', ['v1', 'v1beta1']]]) };
+const groups = {
+  versions: new Map([
+    ['serving.kubeflow.org', ['v1alpha2']],
+    ['serving.knative.dev', ['v1', 'v1beta1']],
+  ]),
+};
 
 it('keeps one hint per API server and gives it back until it is 6 hours old', () => {
   const dir = path.join(tempDir('isvc-hints-'), 'discovery');

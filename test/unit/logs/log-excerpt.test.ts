@@ -28,8 +28,32 @@ describe('excerptLog', () => {
   });
 
   it('finds a bare exception name (StopIteration) as the end of a traceback', () => {
-    const log = ['noise', 'Traceback (most recent call last):', '  File "x.py", line 1, in <module>', '    model_file = next(path for path in paths)', 'StopIteration', 'after'].join('\n');
+    const log = [
+      'noise',
+      'Traceback (most recent call last):',
+      '  File "x.py", line 1, in <module>',
+      '    model_file = next(path for path in paths)',
+      'StopIteration',
+      'after',
+    ].join('\n');
     expect(findTracebacks(log.split('\n'))).toEqual([[1, 4]]);
+  });
+
+  it("keeps an exception message that goes on after a ':' (the lines that decide it), up to the next log record", () => {
+    const log = [
+      'Traceback (most recent call last):',
+      '  File "sklearn/tree/_tree.pyx", line 1418, in sklearn.tree._tree._check_node_ndarray',
+      'ValueError: node array from the pickle has an incompatible dtype:',
+      "- expected: {'names': ['left_child', 'right_child'], 'itemsize': 56}",
+      "- got     : [('left_child', '<i8'), ('missing_go_to_left', 'u1')]",
+      '2024-05-02 10:11:12 INFO shutting down',
+    ].join('\n');
+    expect(findTracebacks(log.split('\n'))).toEqual([[0, 4]]);
+    expect(excerptLog(log).lines.at(-1)).toBe("- got     : [('left_child', '<i8'), ('missing_go_to_left', 'u1')]");
+    // an exception line that does not end in ':' ends the traceback
+    expect(findTracebacks(['Traceback (most recent call last):', '  File "x", line 1', 'KeyError: x', 'next'])).toEqual(
+      [[0, 2]],
+    );
   });
 
   it('cuts a long traceback to the limit and says so', () => {
@@ -50,7 +74,10 @@ describe('excerptLog', () => {
 
 describe('excerptLog repeats', () => {
   it('keeps the first and last of a run of lines of one shape', () => {
-    const log = Array.from({ length: 8 }, (_, i) => `2023-11-08T08:2${i}:00Z INFO Waiting for shard to be ready... rank=0`).join('\n');
+    const log = Array.from(
+      { length: 8 },
+      (_, i) => `2023-11-08T08:2${i}:00Z INFO Waiting for shard to be ready... rank=0`,
+    ).join('\n');
     const e = excerptLog(log, { match: /Waiting/ });
     expect(e.lineNumbers).toEqual([1, 8]);
     expect(e.truncated).toBe(true);
@@ -59,7 +86,10 @@ describe('excerptLog repeats', () => {
 
 describe('excerptLog redaction', () => {
   it('masks the body of a private key even when only body lines are picked (redacts the whole log first)', () => {
-    const body = Array.from({ length: 6 }, (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vx1x9l2Q${i}z9Y3kT`);
+    const body = Array.from(
+      { length: 6 },
+      (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vx1x9l2Q${i}z9Y3kT`,
+    );
     const log = ['-----BEGIN PRIVATE KEY-----', ...body, '-----END PRIVATE KEY-----'].join('\n');
     const e = excerptLog(log);
     // the tail (no error line): four body lines, folded as repeats of one shape, and END
@@ -68,7 +98,7 @@ describe('excerptLog redaction', () => {
   });
 
   it('cuts long lines after redaction, so a cut never leaves the start of a secret', () => {
-    const token = 'glpat-' + 'Ab3'.repeat(8);
+    const token = `glpat-${'Ab3'.repeat(8)}`;
     const line = `ERROR ${'x'.repeat(60)} ${token} ${'y'.repeat(60)}`;
     const e = excerptLog(line, { maxLineLength: 80 });
     expect(e.lines).toEqual([`ERROR ${'x'.repeat(60)} glpat-…`]);

@@ -13,18 +13,25 @@ describe('the secrets corpus', () => {
     expect(SECRET_SAMPLES.length).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(SECRET_SAMPLES.map((s) => [s.name, s] as const))('%s: no secret left, the anchor kept, as lines and inside a traceback', (_name, sample) => {
-    for (const seed of SEEDS) {
-      const built = buildSample(sample, seed);
-      for (const text of [built.lines.join('\n'), storageInitializerOutput(built.lines)]) {
-        const out = redactText(text);
-        expect({ seed, leaked: built.secrets.filter((s) => containsSecret(out, s)), out }).toEqual({ seed, leaked: [], out });
-        expect(out).toContain(built.anchor);
-        expect(out.split('\n')).toHaveLength(text.split('\n').length);
-        expect(redactText(out)).toBe(out);
+  it.each(SECRET_SAMPLES.map((s) => [s.name, s] as const))(
+    '%s: no secret left, the anchor kept, as lines and inside a traceback',
+    (_name, sample) => {
+      for (const seed of SEEDS) {
+        const built = buildSample(sample, seed);
+        for (const text of [built.lines.join('\n'), storageInitializerOutput(built.lines)]) {
+          const out = redactText(text);
+          expect({ seed, leaked: built.secrets.filter((s) => containsSecret(out, s)), out }).toEqual({
+            seed,
+            leaked: [],
+            out,
+          });
+          expect(out).toContain(built.anchor);
+          expect(out.split('\n')).toHaveLength(text.split('\n').length);
+          expect(redactText(out)).toBe(out);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('lines that are not secrets', () => {

@@ -10,7 +10,10 @@ describe('redactDeep', () => {
     const entry = {
       action: 'raise-memory-limit',
       user: 'U0APPROVER',
-      request: { headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: { password: pw, retries: 3 } },
+      request: {
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: { password: pw, retries: 3 },
+      },
       message: `clone https://ghp_${key}@github.com/acme/models failed`,
       tokens: 512,
     };
@@ -18,7 +21,10 @@ describe('redactDeep', () => {
     expect(out).toEqual({
       action: 'raise-memory-limit',
       user: 'U0APPROVER',
-      request: { headers: { Authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' }, body: { password: '[REDACTED]', retries: 3 } },
+      request: {
+        headers: { Authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+        body: { password: '[REDACTED]', retries: 3 },
+      },
       message: 'clone https://ghp_[REDACTED]@github.com/acme/models failed',
       tokens: 512,
     });
@@ -26,13 +32,24 @@ describe('redactDeep', () => {
   });
 
   it('masks a secret under its key even when it looks like nothing (a short word, a number)', () => {
-    expect(redactDeep({ apiKey: 'abc', pin_secret: 1234, secretName: 's3-credentials', token: '' })).toEqual({ apiKey: '[REDACTED]', pin_secret: '[REDACTED]', secretName: 's3-credentials', token: '' });
+    expect(redactDeep({ apiKey: 'abc', pin_secret: 1234, secretName: 's3-credentials', token: '' })).toEqual({
+      apiKey: '[REDACTED]',
+      pin_secret: '[REDACTED]',
+      secretName: 's3-credentials',
+      token: '',
+    });
   });
 
   it('walks arrays, Maps, Errors and cycles; leaves Dates and Buffers', () => {
     const pw = g.password();
     const error = new TypeError(`connect postgres://u:${pw}@db/x failed`);
-    const cyclic: Record<string, unknown> = { list: [`DB_PASSWORD=${pw}`], map: new Map([['password', pw]]), error, at: new Date(0), raw: Buffer.from('x') };
+    const cyclic: Record<string, unknown> = {
+      list: [`DB_PASSWORD=${pw}`],
+      map: new Map([['password', pw]]),
+      error,
+      at: new Date(0),
+      raw: Buffer.from('x'),
+    };
     cyclic.self = cyclic;
     const out = redactDeep(cyclic);
     expect(out.list).toEqual(['DB_PASSWORD=[REDACTED]']);

@@ -9,11 +9,31 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secret: string; kept: string }> = {
   'private-key-inline': (g) => {
     const body = g.b64(64);
-    return { line: `"private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n"`, secret: body, kept: '-----BEGIN PRIVATE KEY-----[REDACTED:private-key]-----END PRIVATE KEY-----' };
+    return {
+      line: `"private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n"`,
+      secret: body,
+      kept: '-----BEGIN PRIVATE KEY-----[REDACTED:private-key]-----END PRIVATE KEY-----',
+    };
   },
   jwt: (g) => {
     const sig = g.b64url(43);
-    return { line: `token ${b64('{"alg":"RS256"}').replace(/=+$/, '')}.${b64('{"sub":"reader"}').replace(/=+$/, '')}.${sig} rejected`, secret: sig, kept: 'token [REDACTED:jwt] rejected' };
+    return {
+      line: `token ${b64('{"alg":"RS256"}').replace(/=+$/, '')}.${b64('{"sub":"reader"}').replace(/=+$/, '')}.${sig} rejected`,
+      secret: sig,
+      kept: 'token [REDACTED:jwt] rejected',
+    };
+  },
+  'basic-auth-flag': (g) => {
+    const pw = g.password();
+    return {
+      line: `+ curl -u deploy:${pw} https://artifacts.acme.internal/m.bst`,
+      secret: pw,
+      kept: 'curl -u deploy:[REDACTED] https://artifacts.acme.internal/m.bst',
+    };
+  },
+  'prose-secret': (g) => {
+    const pw = g.password();
+    return { line: `db password is ${pw}, user is ml`, secret: pw, kept: 'db password is [REDACTED], user is ml' };
   },
   'aws-access-key-id': (g) => {
     const id = g.upperDigits(16);
@@ -29,7 +49,11 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'github-token': (g) => {
     const t = g.alnum(36);
-    return { line: `https://ghs_${t}@github.com/acme/models`, secret: t, kept: 'ghs_[REDACTED]@github.com/acme/models' };
+    return {
+      line: `https://ghs_${t}@github.com/acme/models`,
+      secret: t,
+      kept: 'ghs_[REDACTED]@github.com/acme/models',
+    };
   },
   'gitlab-token': (g) => {
     const t = g.b64url(20);
@@ -41,7 +65,11 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'huggingface-token': (g) => {
     const t = g.alnum(34);
-    return { line: `download(repo_id="gpt2", use_auth=hf_${t})`, secret: t, kept: 'download(repo_id="gpt2", use_auth=hf_[REDACTED])' };
+    return {
+      line: `download(repo_id="gpt2", use_auth=hf_${t})`,
+      secret: t,
+      kept: 'download(repo_id="gpt2", use_auth=hf_[REDACTED])',
+    };
   },
   'anthropic-key': (g) => {
     const t = g.b64url(95);
@@ -53,11 +81,19 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'openai-key': (g) => {
     const t = g.alnum(48);
-    return { line: `Incorrect API key provided: sk-${t}.`, secret: t, kept: 'Incorrect API key provided: sk-[REDACTED].' };
+    return {
+      line: `Incorrect API key provided: sk-${t}.`,
+      secret: t,
+      kept: 'Incorrect API key provided: sk-[REDACTED].',
+    };
   },
   'stripe-key': (g) => {
     const t = g.alnum(24);
-    return { line: `Invalid API Key provided: rk_live_${t}`, secret: t, kept: 'Invalid API Key provided: rk_live_[REDACTED]' };
+    return {
+      line: `Invalid API Key provided: rk_live_${t}`,
+      secret: t,
+      kept: 'Invalid API Key provided: rk_live_[REDACTED]',
+    };
   },
   'slack-token': (g) => {
     const t = `${g.digits(12)}-${g.digits(13)}-${g.alnum(24)}`;
@@ -69,7 +105,11 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'slack-webhook-url': (g) => {
     const t = `T${g.upperDigits(8)}/B${g.upperDigits(10)}/${g.alnum(24)}`;
-    return { line: `POST https://hooks.slack.com/services/${t} 403`, secret: t, kept: 'POST https://hooks.slack.com/services/[REDACTED] 403' };
+    return {
+      line: `POST https://hooks.slack.com/services/${t} 403`,
+      secret: t,
+      kept: 'POST https://hooks.slack.com/services/[REDACTED] 403',
+    };
   },
   'google-oauth-token': (g) => {
     const t = g.b64url(150);
@@ -117,7 +157,11 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'azure-ad-client-secret': (g) => {
     const t = `${g.alnum(3)}8Q~${g.alnum(34)}`;
-    return { line: `ClientSecretCredential(tenant, app, ${t})`, secret: t, kept: 'ClientSecretCredential(tenant, app, [REDACTED])' };
+    return {
+      line: `ClientSecretCredential(tenant, app, ${t})`,
+      secret: t,
+      kept: 'ClientSecretCredential(tenant, app, [REDACTED])',
+    };
   },
   'basic-auth': (g) => {
     const t = b64(`reader:${g.password()}`);
@@ -137,27 +181,51 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'cookie-header': (g) => {
     const t = g.b64url(32);
-    return { line: `Cookie: authservice_session=${t}; path=/`, secret: t, kept: 'Cookie: authservice_session=[REDACTED]; path=/' };
+    return {
+      line: `Cookie: authservice_session=${t}; path=/`,
+      secret: t,
+      kept: 'Cookie: authservice_session=[REDACTED]; path=/',
+    };
   },
   'url-userinfo': (g) => {
     const t = `${g.alnum(6)}@${g.alnum(6)}`;
-    return { line: `redis://:${t}@cache.acme.internal:6379/0`, secret: t, kept: 'redis://:[REDACTED]@cache.acme.internal:6379/0' };
+    return {
+      line: `redis://:${t}@cache.acme.internal:6379/0`,
+      secret: t,
+      kept: 'redis://:[REDACTED]@cache.acme.internal:6379/0',
+    };
   },
   'url-query-secret': (g) => {
     const t = g.b64url(30);
-    return { line: `GET https://storage.googleapis.com/b/o?X-Goog-Signature=${t}&alt=media`, secret: t, kept: '?X-Goog-Signature=[REDACTED]&alt=media' };
+    return {
+      line: `GET https://storage.googleapis.com/b/o?X-Goog-Signature=${t}&alt=media`,
+      secret: t,
+      kept: '?X-Goog-Signature=[REDACTED]&alt=media',
+    };
   },
   'secret-flag': (g) => {
     const t = `${g.word()} ${g.word()} ${g.digits(3)}`;
-    return { line: `+ cli --user reader --password "${t}" --dest /mnt/models`, secret: t, kept: '--user reader --password "[REDACTED]" --dest /mnt/models' };
+    return {
+      line: `+ cli --user reader --password "${t}" --dest /mnt/models`,
+      secret: t,
+      kept: '--user reader --password "[REDACTED]" --dest /mnt/models',
+    };
   },
   'short-password-flag': (g) => {
     const t = g.password();
-    return { line: `+ mysql -h db -u reader -p${t} features`, secret: t, kept: '+ mysql -h db -u reader -p[REDACTED] features' };
+    return {
+      line: `+ mysql -h db -u reader -p${t} features`,
+      secret: t,
+      kept: '+ mysql -h db -u reader -p[REDACTED] features',
+    };
   },
   'key-value': (g) => {
     const t = g.password();
-    return { line: `{"level":"error","clientSecret":"${t}","client_id":"sync"}`, secret: t, kept: '{"level":"error","clientSecret":"[REDACTED]","client_id":"sync"}' };
+    return {
+      line: `{"level":"error","clientSecret":"${t}","client_id":"sync"}`,
+      secret: t,
+      kept: '{"level":"error","clientSecret":"[REDACTED]","client_id":"sync"}',
+    };
   },
   'env-dump': (g) => {
     const t = g.hex(32);
@@ -165,7 +233,11 @@ const RULE_SAMPLES: Record<string, (g: SecretGenerator) => { line: string; secre
   },
   'env-entry': (g) => {
     const pw = g.password();
-    return { line: `env: [{name: DB_PASSWORD, value: ${pw}}, {name: MODEL, value: iris}]`, secret: pw, kept: 'env: [{name: DB_PASSWORD, value: [REDACTED]}, {name: MODEL, value: iris}]' };
+    return {
+      line: `env: [{name: DB_PASSWORD, value: ${pw}}, {name: MODEL, value: iris}]`,
+      secret: pw,
+      kept: 'env: [{name: DB_PASSWORD, value: [REDACTED]}, {name: MODEL, value: iris}]',
+    };
   },
 };
 
@@ -174,13 +246,16 @@ describe('secret rules', () => {
     expect(SECRET_RULES.map((r) => r.name).filter((n) => !RULE_SAMPLES[n])).toEqual([]);
   });
 
-  it.each(SECRET_RULES.map((r) => [r.name, r] as const))('%s removes its sample secret on its own and keeps what is around it', (name, rule) => {
-    const { line, secret, kept } = RULE_SAMPLES[name]!(secretGenerator(name.length * 7919));
-    const alone = rule.apply(line, { codeLine: false });
-    expect(alone).not.toContain(secret);
-    expect(alone).toContain(kept);
-    expect(redactText(line)).toContain(kept);
-  });
+  it.each(SECRET_RULES.map((r) => [r.name, r] as const))(
+    '%s removes its sample secret on its own and keeps what is around it',
+    (name, rule) => {
+      const { line, secret, kept } = RULE_SAMPLES[name]!(secretGenerator(name.length * 7919));
+      const alone = rule.apply(line, { codeLine: false });
+      expect(alone).not.toContain(secret);
+      expect(alone).toContain(kept);
+      expect(redactText(line)).toContain(kept);
+    },
+  );
 });
 
 describe('redactLines', () => {
@@ -188,39 +263,88 @@ describe('redactLines', () => {
   const body = [g.b64(64), g.b64(64), `${g.b64(10)}==`];
 
   it('masks the body lines of a private key block, not only the BEGIN line, and keeps one line per line', () => {
-    const lines = ['+ cat key.pem', '-----BEGIN EC PRIVATE KEY-----', ...body.map((l) => `    ${l}`), '-----END EC PRIVATE KEY-----', 'ERROR bad key'];
+    const lines = [
+      '+ cat key.pem',
+      '-----BEGIN EC PRIVATE KEY-----',
+      ...body.map((l) => `    ${l}`),
+      '-----END EC PRIVATE KEY-----',
+      'ERROR bad key',
+    ];
     const out = redactLines(lines);
-    expect(out).toEqual(['+ cat key.pem', '-----BEGIN EC PRIVATE KEY-----', '    [REDACTED:private-key]', '    [REDACTED:private-key]', '    [REDACTED:private-key]', '-----END EC PRIVATE KEY-----', 'ERROR bad key']);
+    expect(out).toEqual([
+      '+ cat key.pem',
+      '-----BEGIN EC PRIVATE KEY-----',
+      '    [REDACTED:private-key]',
+      '    [REDACTED:private-key]',
+      '    [REDACTED:private-key]',
+      '-----END EC PRIVATE KEY-----',
+      'ERROR bad key',
+    ]);
   });
 
   it('masks every body line after a log prefix (the short last one too) and keeps the prefix of the END line', () => {
     const at = (s: number) => `2023-10-05T09:24:3${s}.611Z`;
-    const lines = [`${at(1)} -----BEGIN RSA PRIVATE KEY-----`, ...body.map((l, i) => `${at(i + 2)} ${l}`), `${at(6)} -----END RSA PRIVATE KEY-----`];
-    expect(redactLines(lines)).toEqual([lines[0], ...body.map((_, i) => `${at(i + 2)} [REDACTED:private-key]`), lines[4]]);
-    const levels = ['ERROR  -----BEGIN OPENSSH PRIVATE KEY-----', ...body.map((l) => `ERROR  ${l}`), 'ERROR  -----END OPENSSH PRIVATE KEY-----'];
+    const lines = [
+      `${at(1)} -----BEGIN RSA PRIVATE KEY-----`,
+      ...body.map((l, i) => `${at(i + 2)} ${l}`),
+      `${at(6)} -----END RSA PRIVATE KEY-----`,
+    ];
+    expect(redactLines(lines)).toEqual([
+      lines[0],
+      ...body.map((_, i) => `${at(i + 2)} [REDACTED:private-key]`),
+      lines[4],
+    ]);
+    const levels = [
+      'ERROR  -----BEGIN OPENSSH PRIVATE KEY-----',
+      ...body.map((l) => `ERROR  ${l}`),
+      'ERROR  -----END OPENSSH PRIVATE KEY-----',
+    ];
     expect(redactLines(levels)).toEqual([levels[0], ...body.map(() => 'ERROR  [REDACTED:private-key]'), levels[4]]);
   });
 
   it('still reads a block as a key when its body lines were masked before (text redacted once, quoted, redacted again)', () => {
     const at = '2023-10-05T09:24:38.611Z';
-    const lines = [`${at} -----BEGIN PRIVATE KEY-----`, `${at} [REDACTED]`, `${at} ${body[2]}`, `${at} -----END PRIVATE KEY-----`];
+    const lines = [
+      `${at} -----BEGIN PRIVATE KEY-----`,
+      `${at} [REDACTED]`,
+      `${at} ${body[2]}`,
+      `${at} -----END PRIVATE KEY-----`,
+    ];
     expect(redactLines(lines)).toEqual([lines[0], lines[1], `${at} [REDACTED:private-key]`, lines[3]]);
   });
 
   it('masks the body lines before an END line whose BEGIN was cut off (a log tail)', () => {
     const out = redactLines(['+ tail -c 200 /var/secrets/key.pem', body[0]!, body[2]!, '-----END PRIVATE KEY-----']);
-    expect(out).toEqual(['+ tail -c 200 /var/secrets/key.pem', '[REDACTED:private-key]', '[REDACTED:private-key]', '-----END PRIVATE KEY-----']);
+    expect(out).toEqual([
+      '+ tail -c 200 /var/secrets/key.pem',
+      '[REDACTED:private-key]',
+      '[REDACTED:private-key]',
+      '-----END PRIVATE KEY-----',
+    ]);
   });
 
   it('ends a block cut short at the first line that is not base64, and redacts as usual from there', () => {
-    const out = redactLines(['-----BEGIN RSA PRIVATE KEY-----', body[2]!, 'ERROR: could not read the key, giving up', 'password: changeme']);
-    expect(out).toEqual(['-----BEGIN RSA PRIVATE KEY-----', '[REDACTED:private-key]', 'ERROR: could not read the key, giving up', 'password: [REDACTED]']);
+    const out = redactLines([
+      '-----BEGIN RSA PRIVATE KEY-----',
+      body[2]!,
+      'ERROR: could not read the key, giving up',
+      'password: changeme',
+    ]);
+    expect(out).toEqual([
+      '-----BEGIN RSA PRIVATE KEY-----',
+      '[REDACTED:private-key]',
+      'ERROR: could not read the key, giving up',
+      'password: [REDACTED]',
+    ]);
   });
 
   it('reads a line after a traceback frame as code: identifiers are names, literals are values', () => {
     const pw = g.password();
     const frame = '  File "/app/db.py", line 12, in connect';
-    expect(redactLines([frame, '    connect(password=db_password)'])).toEqual([frame, '    connect(password=db_password)']);
+    expect(redactLines([frame, '    connect(password=db_password)'])).toEqual([
+      frame,
+      '    connect(password=db_password)',
+    ]);
     expect(redactLines([frame, `    connect(password="${pw}")`])[1]).toBe('    connect(password="[REDACTED]")');
     expect(redactLine('connect password=db_password')).toBe('connect password=[REDACTED]');
   });

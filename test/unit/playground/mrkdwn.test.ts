@@ -2,7 +2,11 @@
 import { formatDateToken } from '../../../src/playground/page/date-token.js';
 import { renderMrkdwn } from '../../../src/playground/page/mrkdwn.js';
 
-const dir = { userName: (id: string) => ({ U0ALICE: 'alice', U0BOT: 'isvc-doctor' })[id], channelName: (id: string) => ({ C0ALERTS: 'isvc-alerts' })[id], me: 'U0ALICE' };
+const dir = {
+  userName: (id: string) => ({ U0ALICE: 'alice', U0BOT: 'isvc-doctor' })[id],
+  channelName: (id: string) => ({ C0ALERTS: 'isvc-alerts' })[id],
+  me: 'U0ALICE',
+};
 const render = (text: string) => renderMrkdwn(text, dir);
 
 describe('renderMrkdwn', () => {
@@ -18,8 +22,12 @@ describe('renderMrkdwn', () => {
   });
 
   it('renders links, user, channel, group and broadcast mentions', () => {
-    expect(render('<https://example.com/a?b=1&amp;c=2|the docs>')).toBe('<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>');
-    expect(render('<@U0ALICE> and <@U0BOT>')).toBe('<span class="mention mention-me" data-user="U0ALICE">@alice</span> and <span class="mention" data-user="U0BOT">@isvc-doctor</span>');
+    expect(render('<https://example.com/a?b=1&amp;c=2|the docs>')).toBe(
+      '<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>',
+    );
+    expect(render('<@U0ALICE> and <@U0BOT>')).toBe(
+      '<span class="mention mention-me" data-user="U0ALICE">@alice</span> and <span class="mention" data-user="U0BOT">@isvc-doctor</span>',
+    );
     expect(render('<#C0ALERTS>')).toContain('#isvc-alerts');
     expect(render('<!subteam^S0PLATFORM|@platform>')).toContain('@platform');
     expect(render('<!here>')).toContain('@here');
@@ -39,7 +47,9 @@ describe('renderMrkdwn', () => {
 
   it('quotes, emoji and newlines', () => {
     expect(render('&gt; quoted\nplain')).toBe('<blockquote>quoted</blockquote>plain');
-    expect(render(':warning: x :not_an_emoji:')).toBe('<span class="emoji" title=":warning:">⚠️</span> x :not_an_emoji:');
+    expect(render(':warning: x :not_an_emoji:')).toBe(
+      '<span class="emoji" title=":warning:">⚠️</span> x :not_an_emoji:',
+    );
     expect(render('a\nb')).toBe('a<br>b');
   });
 

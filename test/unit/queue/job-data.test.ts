@@ -1,4 +1,16 @@
-import { diagnosisDedupId, jobDataSchema, newDiagnosisJobId } from '../../../src/queue/job-data.js';
+import { UnrecoverableError } from 'bullmq';
+import { diagnosisDedupId, newDiagnosisJobId } from '../../../src/queue/job-data.js';
+import { parseJobData } from '../../../src/queue/process-job.js';
+
+const valid = (data: unknown): boolean => {
+  try {
+    parseJobData(data);
+    return true;
+  } catch (error) {
+    if (error instanceof UnrecoverableError) return false;
+    throw error;
+  }
+};
 
 describe('job data', () => {
   it('builds ids without ":" (BullMQ forbids it)', () => {
@@ -10,11 +22,18 @@ describe('job data', () => {
     expect(newDiagnosisJobId(t)).not.toBe(newDiagnosisJobId(t));
   });
 
-  it('validates diagnose and status jobs', () => {
+  it("validates each kind's data against its kind's schema", () => {
     const sub = { channel: 'C1', threadTs: '1.1', rootTs: '1.1', user: 'U1' };
-    expect(jobDataSchema.safeParse({ kind: 'diagnose', target: { namespace: 'default', name: 'x' }, subscriber: sub, requestedAt: 'now' }).success).toBe(true);
-    expect(jobDataSchema.safeParse({ kind: 'diagnose', target: { namespace: 'default', name: 'X' }, subscriber: sub, requestedAt: 'now' }).success).toBe(false);
-    expect(jobDataSchema.safeParse({ kind: 'status', namespace: 'default', channel: 'C1', user: 'U1' }).success).toBe(true);
-    expect(jobDataSchema.safeParse({ kind: 'remediate' }).success).toBe(false);
+    const diagnose = { kind: 'diagnose', subscriber: sub, requestedAt: 'now' };
+    expect(valid({ ...diagnose, target: { namespace: 'default', name: 'x' } })).toBe(true);
+    expect(valid({ ...diagnose, target: { namespace: 'default', name: 'X' } })).toBe(false);
+    expect(valid({ kind: 'status', namespace: 'default', channel: 'C1', user: 'U1' })).toBe(true);
+    expect(valid({ kind: 'remediate' })).toBe(false);
+  });
+
+  it('refuses a kind this version does not know (a job queued by a newer one), and kinds named after Object members', () => {
+    expect(valid({ kind: 'resize', namespace: 'default' })).toBe(false);
+    expect(valid({ kind: 'toString' })).toBe(false);
+    expect(valid(null)).toBe(false);
   });
 });

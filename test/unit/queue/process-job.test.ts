@@ -13,22 +13,43 @@ interface Posted {
   channel: string;
   ts?: string;
   text: string;
+  blocks: string;
 }
 
-function deps(diagnose: JobDeps['diagnose'], joined: Array<{ channel: string; threadTs: string; rootTs: string; user: string }> = []) {
+function deps(
+  diagnose: JobDeps['diagnose'],
+  joined: Array<{ channel: string; threadTs: string; rootTs: string; user: string }> = [],
+) {
   const posted: Posted[] = [];
   const poster: SlackPoster = {
     post: async (channel, m: SlackMessage, threadTs) => {
-      posted.push({ op: 'post', channel, ...(threadTs ? { ts: threadTs } : {}), text: m.text });
+      posted.push({
+        op: 'post',
+        channel,
+        ...(threadTs ? { ts: threadTs } : {}),
+        text: m.text,
+        blocks: JSON.stringify(m.blocks),
+      });
       return `${posted.length}.0`;
     },
     update: async (channel, ts, m) => {
-      posted.push({ op: 'update', channel, ts, text: m.text });
+      posted.push({ op: 'update', channel, ts, text: m.text, blocks: JSON.stringify(m.blocks) });
     },
     ephemeral: async () => undefined,
   };
-  const store = { close: async () => joined, forget: async () => undefined, list: async () => joined, join: async () => true } as unknown as SubscriberStore;
-  const d: JobDeps = { diagnose, listStatus: async () => [{ namespace: 'default', name: 'a', ready: true, apiVersion: 'v' }], notify: slackDiagnosisNotifier(poster), store, backoffMs: 1000 };
+  const store = {
+    close: async () => joined,
+    forget: async () => undefined,
+    list: async () => joined,
+    join: async () => true,
+  } as unknown as SubscriberStore;
+  const d: JobDeps = {
+    diagnose,
+    listStatus: async () => [{ namespace: 'default', name: 'a', ready: true, apiVersion: 'v' }],
+    notify: slackDiagnosisNotifier(poster),
+    store,
+    backoffMs: 1000,
+  };
   return { d, posted };
 }
 
@@ -36,22 +57,35 @@ const job = (attemptsMade = 0, attempts = 3) => ({
   id: 'j1',
   attemptsMade,
   opts: { attempts },
-  data: { kind: 'diagnose', target: { namespace: 'default', name: 'sklearn-iris' }, subscriber: { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U1' }, requestedAt: 'x' },
+  data: {
+    kind: 'diagnose',
+    target: { namespace: 'default', name: 'sklearn-iris' },
+    subscriber: { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U1' },
+    requestedAt: 'x',
+  },
 });
 
 describe('processJob', () => {
   it('answers the first thread and every joined thread once, then the verdicts', async () => {
-    const { d, posted } = deps(async () => storageUriNotFoundReport(), [
-      { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U2' },
-      { channel: 'C2', threadTs: '7.7', rootTs: '7.7', user: 'U3' },
-    ]);
+    const { d, posted } = deps(
+      async () => storageUriNotFoundReport(),
+      [
+        { channel: 'C1', threadTs: '9.9', rootTs: '9.9', user: 'U2' },
+        { channel: 'C2', threadTs: '7.7', rootTs: '7.7', user: 'U3' },
+      ],
+    );
     const result = await processJob(job(), d);
     expect(result).toEqual({ outcome: 'reported', rootCause: 'STORAGE_URI_NOT_FOUND', threads: 2 });
     const c1 = posted.filter((p) => p.channel === 'C1' && p.op === 'post');
     const c2 = posted.filter((p) => p.channel === 'C2' && p.op === 'post');
     expect(c1.length).toBe(c2.length);
     expect(c1[0]!.text).toContain('STORAGE_URI_NOT_FOUND');
-    expect(posted.filter((p) => p.op === 'update' && p.text.startsWith('❌')).map((p) => p.ts).sort()).toEqual(['7.7', '9.9']);
+    expect(
+      posted
+        .filter((p) => p.op === 'update' && p.text.startsWith('❌'))
+        .map((p) => p.ts)
+        .sort(),
+    ).toEqual(['7.7', '9.9']);
   });
 
   it('diagnoses while Slack takes the "running" update, and answers only after that update', async () => {
@@ -80,10 +114,13 @@ describe('processJob', () => {
 
   it('rethrows ClusterUnreachableError before the last attempt, saying it will retry', async () => {
     const { d, posted } = deps(async () => {
-      throw new ClusterUnreachableError('cannot reach the Kubernetes API: ECONNREFUSED');
+      throw new ClusterUnreachableError('cannot reach the Kubernetes API: connect ECONNREFUSED 10.1.2.3:6443');
     });
     await expect(processJob(job(0, 3), d)).rejects.toBeInstanceOf(ClusterUnreachableError);
     expect(posted.at(-1)!.op).toBe('update');
+    // the root message says why it retries, without the API server's address
+    expect(posted.at(-1)!.blocks).toContain('ECONNREFUSED');
+    expect(posted.at(-1)!.blocks).not.toContain('10.1.2.3');
     expect(posted.filter((p) => p.op === 'post')).toHaveLength(0);
   });
 
@@ -103,7 +140,9 @@ describe('processJob', () => {
 
   it('posts a namespace status', async () => {
     const { d, posted } = deps(async () => storageUriNotFoundReport());
-    expect(await processJob({ ...job(), data: { kind: 'status', namespace: 'default', channel: 'C5', user: 'U1' } }, d)).toEqual({ outcome: 'status', count: 1 });
+    expect(
+      await processJob({ ...job(), data: { kind: 'status', namespace: 'default', channel: 'C5', user: 'U1' } }, d),
+    ).toEqual({ outcome: 'status', count: 1 });
     expect(posted[0]).toMatchObject({ op: 'post', channel: 'C5', text: '1 InferenceService in default, 0 not ready' });
   });
 });
@@ -126,7 +165,9 @@ describe('the job deadline (diagnosis.jobTimeout)', () => {
 
   it('keeps the Kubernetes API server address out of a CLUSTER_UNREACHABLE thread', async () => {
     const { d, posted } = deps(async () => {
-      throw new ClusterUnreachableError('cannot reach the Kubernetes API (get inferenceservice default/sklearn-iris): request to https://10.96.0.1:443/apis/x failed, reason: connect ECONNREFUSED 10.96.0.1:443');
+      throw new ClusterUnreachableError(
+        'cannot reach the Kubernetes API (get inferenceservice default/sklearn-iris): request to https://10.96.0.1:443/apis/x failed, reason: connect ECONNREFUSED 10.96.0.1:443',
+      );
     });
     await processJob(job(2, 3), d);
     const all = JSON.stringify(posted);

@@ -21,7 +21,12 @@ afterAll(async () => {
 });
 
 function limitRange(limits: Record<string, unknown>) {
-  return { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'mem-cap', namespace: 'default' }, spec: { limits: [{ type: 'Container', ...limits }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name: 'mem-cap', namespace: 'default' },
+    spec: { limits: [{ type: 'Container', ...limits }] },
+  };
 }
 
 async function offerAndPlan(options: { maxMemory: string; limitRange?: Record<string, unknown> }) {
@@ -33,8 +38,19 @@ async function offerAndPlan(options: { maxMemory: string; limitRange?: Record<st
   const report = await diagnose(kubeConfig, target, { config: { maxMemoryBytes } });
   const oom = report.findings.find((f) => f.code === 'OOM_KILLED')!;
   const action = actionById('raise-memory-limit')!;
-  const ctx = { writer: new ClusterWriter(makeKubeClients(kubeConfig)), target, settings: { maxMemoryBytes, knativeNamespace: 'knative-serving' } };
-  const plan = await action.plan(ctx, action.params.parse(oom.remediation?.params ?? { path: ['spec', 'default', 'predictor', 'sklearn', 'resources'] })).catch((e: unknown) => e as Error & { code: string });
+  const ctx = {
+    writer: new ClusterWriter(makeKubeClients(kubeConfig)),
+    target,
+    settings: { maxMemoryBytes, knativeNamespace: 'knative-serving' },
+  };
+  const plan = await action
+    .plan(
+      ctx,
+      action.params.parse(
+        oom.remediation?.params ?? { path: ['spec', 'default', 'predictor', 'sklearn', 'resources'] },
+      ),
+    )
+    .catch((e: unknown) => e as Error & { code: string });
   return { oom, plan, report };
 }
 
@@ -53,10 +69,16 @@ it.each([
 
 it('a LimitRange maxLimitRequestRatio raises the request in both', async () => {
   // limit = request, so the request follows the limit anyway; the ratio keeps it (and both say so)
-  const { oom, plan } = await offerAndPlan({ maxMemory: '16Gi', limitRange: { maxLimitRequestRatio: { memory: '1' } } });
+  const { oom, plan } = await offerAndPlan({
+    maxMemory: '16Gi',
+    limitRange: { maxLimitRequestRatio: { memory: '1' } },
+  });
   if (plan instanceof Error) throw plan;
   expect(oom.remediation!.diff).toEqual(diffLines(plan.changes));
-  expect(plan.changes.map((c) => c.path)).toEqual(['spec.default.predictor.sklearn.resources.limits.memory', 'spec.default.predictor.sklearn.resources.requests.memory']);
+  expect(plan.changes.map((c) => c.path)).toEqual([
+    'spec.default.predictor.sklearn.resources.limits.memory',
+    'spec.default.predictor.sklearn.resources.requests.memory',
+  ]);
 });
 
 it('already at the cap: the report gives a manual fix, no button, and the plan refuses the same way', async () => {

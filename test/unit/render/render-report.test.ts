@@ -1,6 +1,14 @@
 import { FINDING_CODES } from '../../../src/findings/catalog.js';
 import type { Report } from '../../../src/findings/types.js';
-import { messageChars, renderDetailReplies, renderFirstReply, renderReportMessages, renderVerdict, screenLines, SLACK_LIMITS } from '../../../src/render/slack/index.js';
+import {
+  messageChars,
+  renderDetailReplies,
+  renderFirstReply,
+  renderReportMessages,
+  renderVerdict,
+  screenLines,
+  SLACK_LIMITS,
+} from '../../../src/render/slack/index.js';
 import type { SlackMessage } from '../../../src/slack/slack-message.js';
 import { expectGolden } from './golden.js';
 import { hugeReport, oomReport, readyReport, storageUriNotFoundReport } from './report-fixtures.js';
@@ -24,8 +32,10 @@ const allText = (m: SlackMessage) => JSON.stringify(m.blocks);
 /** Every finding's code appears in the text (fallback and blocks) of some message of the thread. */
 function expectCodesNamed(report: Report, messages: SlackMessage[]): void {
   const named = new Set<string>();
-  for (const m of messages) for (const code of FINDING_CODES) if (allText(m).includes(`\`${code}\``) && m.text.includes(code)) named.add(code);
-  for (const f of report.findings) expect({ code: f.code, named: named.has(f.code) }).toEqual({ code: f.code, named: true });
+  for (const m of messages)
+    for (const code of FINDING_CODES) if (allText(m).includes(`\`${code}\``) && m.text.includes(code)) named.add(code);
+  for (const f of report.findings)
+    expect({ code: f.code, named: named.has(f.code) }).toEqual({ code: f.code, named: true });
 }
 
 describe('the first reply', () => {
@@ -35,7 +45,9 @@ describe('the first reply', () => {
     expect(first.text).toContain('STORAGE_URI_NOT_FOUND');
     const text = allText(first);
     expect(text).toContain('Root cause: `STORAGE_URI_NOT_FOUND`');
-    expect(text).toContain('9 │ RuntimeError: Failed to fetch model. The path or model gs://kfserving-samples/models/sklearn/iris-1 does not exist.');
+    expect(text).toContain(
+      '9 │ RuntimeError: Failed to fetch model. The path or model gs://kfserving-samples/models/sklearn/iris-1 does not exist.',
+    );
     expect(text).toContain('container `storage-initializer`');
     expect(text).toContain('also: `STORAGE_INIT_FAILED`, `REVISION_MISSING` — explained by `STORAGE_URI_NOT_FOUND`');
     // no severity emoji outside the verdict, no figures line
@@ -60,14 +72,24 @@ describe('the first reply', () => {
   it('cuts a long line around its status code, not at its head', () => {
     const report = storageUriNotFoundReport();
     const line = `${'{"level":"info","stacktrace":"x"} '.repeat(20)} ready: false, error: unexpected status code: want [200], got 302 (depth: 0) ${'y'.repeat(600)}`;
-    report.findings[0] = { ...report.findings[0]!, evidence: [{ kind: 'log', ref: 'Pod default/x', container: 'networking-istio', excerpt: [line] }] };
+    report.findings[0] = {
+      ...report.findings[0]!,
+      evidence: [{ kind: 'log', ref: 'Pod default/x', container: 'networking-istio', excerpt: [line] }],
+    };
     expect(allText(renderFirstReply(report))).toContain('unexpected status code: want [200], got 302');
   });
 
   it('shows the exception line of a traceback, not its first File line', () => {
     const report = storageUriNotFoundReport();
-    const excerpt = ['Traceback (most recent call last):', ...Array.from({ length: 30 }, (_, i) => `  File "/app/m${i}.py", line ${i}, in f`), 'KeyError: \'LABELS_URL\''];
-    report.findings[0] = { ...report.findings[0]!, evidence: [{ kind: 'log', ref: 'Pod default/x', container: 'kserve-container', excerpt }] };
+    const excerpt = [
+      'Traceback (most recent call last):',
+      ...Array.from({ length: 30 }, (_, i) => `  File "/app/m${i}.py", line ${i}, in f`),
+      "KeyError: 'LABELS_URL'",
+    ];
+    report.findings[0] = {
+      ...report.findings[0]!,
+      evidence: [{ kind: 'log', ref: 'Pod default/x', container: 'kserve-container', excerpt }],
+    };
     const text = allText(renderFirstReply(report));
     expect(text).toContain("KeyError: 'LABELS_URL'");
     expect(text).not.toContain('Traceback (most recent call last)');
@@ -82,7 +104,16 @@ describe('the first reply', () => {
 
   it('puts raw newlines of a value on one bullet line', () => {
     const report = oomReport();
-    report.findings[0] = { ...report.findings[0]!, evidence: [{ kind: 'condition', ref: 'Revision models/r', text: 'Ready=False (ExitCode137): Container failed with: OOMKilled\nsecond line\n' }] };
+    report.findings[0] = {
+      ...report.findings[0]!,
+      evidence: [
+        {
+          kind: 'condition',
+          ref: 'Revision models/r',
+          text: 'Ready=False (ExitCode137): Container failed with: OOMKilled\nsecond line\n',
+        },
+      ],
+    };
     const text = allText(renderFirstReply(report));
     expect(text).toContain('OOMKilled ⏎ second line');
   });
@@ -95,7 +126,9 @@ describe('the details replies', () => {
     expect(rest).toContain('Explained by `STORAGE_URI_NOT_FOUND`');
     expect(rest).toMatch(/⚠️ Revision sklearn-iris-predictor-default-00001 — not ready _\(failing\)_/);
     expect(rest).toContain('✅ Gateway knative-ingress-gateway');
-    expect(rest).toContain('<https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris|Grafana>');
+    expect(rest).toContain(
+      '<https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris|Grafana>',
+    );
     expect(rest.indexOf('Request flow')).toBeLessThan(rest.indexOf('Metrics and traces'));
     expect(rest.match(/Kubernetes API requests/g)).toHaveLength(1);
     // the consequences' own evidence is not repeated
@@ -127,12 +160,19 @@ describe('the details replies', () => {
 describe('renderVerdict', () => {
   it('says what is wrong in words, with the code, the next step and a Re-diagnose button', () => {
     const report = storageUriNotFoundReport();
-    report.findings[0] = { ...report.findings[0]!, next: 'kubectl edit inferenceservice sklearn-iris -n default: set spec.predictor.sklearn.storageUri to a path that exists' };
+    report.findings[0] = {
+      ...report.findings[0]!,
+      next: 'kubectl edit inferenceservice sklearn-iris -n default: set spec.predictor.sklearn.storageUri to a path that exists',
+    };
     const v = renderVerdict(report);
-    expect(v.text).toMatch(/^❌ default\/sklearn-iris is not ready: STORAGE_URI_NOT_FOUND — Model not found at gs:\/\/kfserving-samples\/models\/sklearn\/iris-1\. Next: kubectl edit/);
+    expect(v.text).toMatch(
+      /^❌ default\/sklearn-iris is not ready: STORAGE_URI_NOT_FOUND — Model not found at gs:\/\/kfserving-samples\/models\/sklearn\/iris-1\. Next: kubectl edit/,
+    );
     expect(allText(v)).toContain('👉 *Next:* kubectl edit inferenceservice sklearn-iris -n default');
     expect(allText(v)).toContain('"action_id":"diagnosis.rerun"');
-    expect(allText(v)).toContain('"url":"https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris"');
+    expect(allText(v)).toContain(
+      '"url":"https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris"',
+    );
     expectGolden('verdict-storage-uri-not-found', v);
   });
 
@@ -143,9 +183,19 @@ describe('renderVerdict', () => {
   it('is never ✅ for a Ready service with an error finding: "Ready, but unreachable"', () => {
     const report = readyReport();
     report.rootCause = 'GATEWAY_MISSING';
-    report.findings.unshift({ code: 'GATEWAY_MISSING', severity: 'error', subject: 'Gateway kubeflow/kubeflow-gateway', title: 'The Istio Gateway kubeflow/kubeflow-gateway does not exist', evidence: [], remediation: null, next: 'kubectl get gateways -A' });
+    report.findings.unshift({
+      code: 'GATEWAY_MISSING',
+      severity: 'error',
+      subject: 'Gateway kubeflow/kubeflow-gateway',
+      title: 'The Istio Gateway kubeflow/kubeflow-gateway does not exist',
+      evidence: [],
+      remediation: null,
+      next: 'kubectl get gateways -A',
+    });
     const v = renderVerdict(report);
-    expect(v.text).toBe('⚠️ default/sklearn-iris is Ready, but unreachable: GATEWAY_MISSING — The Istio Gateway kubeflow/kubeflow-gateway does not exist. Next: kubectl get gateways -A');
+    expect(v.text).toBe(
+      '⚠️ default/sklearn-iris is Ready, but unreachable: GATEWAY_MISSING — The Istio Gateway kubeflow/kubeflow-gateway does not exist. Next: kubectl get gateways -A',
+    );
     expect(allText(v)).not.toContain('✅');
   });
 
@@ -158,7 +208,8 @@ describe('renderVerdict', () => {
 
 it("shows the root cause's next step in Slack, with the service's names, once", () => {
   const report = storageUriNotFoundReport();
-  const next = 'kubectl edit inferenceservice sklearn-iris -n default: set spec.predictor.sklearn.storageUri to a path that exists';
+  const next =
+    'kubectl edit inferenceservice sklearn-iris -n default: set spec.predictor.sklearn.storageUri to a path that exists';
   report.findings[0] = { ...report.findings[0]!, next };
   report.findings[1] = { ...report.findings[1]!, next: 'kubectl logs … -c storage-initializer' };
   const text = [renderVerdict(report), ...renderReportMessages(report)].map(allText).join('\n');
@@ -174,14 +225,25 @@ it('puts the OOM fact before the Revision conditions, and never ✅ on the first
     ...report.findings[0]!,
     evidence: [
       { kind: 'condition', ref: revision, text: 'Active=Unknown (Deploying)' },
-      { kind: 'condition', ref: revision, text: 'ContainerHealthy=False (ExitCode137): Container failed with: Copying contents of /mnt/models to local\n' },
+      {
+        kind: 'condition',
+        ref: revision,
+        text: 'ContainerHealthy=False (ExitCode137): Container failed with: Copying contents of /mnt/models to local\n',
+      },
       { kind: 'condition', ref: revision, text: 'ResourcesAvailable=Unknown (Deploying)' },
-      { kind: 'field', ref: 'Pod models/bert-predictor-default-abc', container: 'kserve-container', text: 'lastState.terminated.reason: OOMKilled, exitCode: 137' },
+      {
+        kind: 'field',
+        ref: 'Pod models/bert-predictor-default-abc',
+        container: 'kserve-container',
+        text: 'lastState.terminated.reason: OOMKilled, exitCode: 137',
+      },
     ],
   };
   const text = allText(renderFirstReply(report));
   expect(text.indexOf('OOMKilled')).toBeGreaterThan(-1);
-  expect(text.indexOf('OOMKilled')).toBeLessThan(text.indexOf('Active=Unknown') === -1 ? Infinity : text.indexOf('Active=Unknown'));
+  expect(text.indexOf('OOMKilled')).toBeLessThan(
+    text.indexOf('Active=Unknown') === -1 ? Infinity : text.indexOf('Active=Unknown'),
+  );
   expect(text).not.toContain('✅');
 });
 

@@ -18,7 +18,11 @@ export function storageUriNotFoundReport(): Report {
         revision: 'sklearn-iris-predictor-default-00001',
         title: 'Model not found at gs://kfserving-samples/models/sklearn/iris-1',
         evidence: [
-          { kind: 'field', ref: isvc, text: 'spec.predictor.sklearn.storageUri = gs://kfserving-samples/models/sklearn/iris-1' },
+          {
+            kind: 'field',
+            ref: isvc,
+            text: 'spec.predictor.sklearn.storageUri = gs://kfserving-samples/models/sklearn/iris-1',
+          },
           {
             kind: 'log',
             ref: pod,
@@ -40,7 +44,13 @@ export function storageUriNotFoundReport(): Report {
         severity: 'error',
         subject: pod,
         title: 'storage-initializer exited with code 1 (Init:CrashLoopBackOff)',
-        evidence: [{ kind: 'condition', ref: pod, text: 'Initialized=False (ContainersNotInitialized): containers with incomplete status: [storage-initializer]' }],
+        evidence: [
+          {
+            kind: 'condition',
+            ref: pod,
+            text: 'Initialized=False (ContainersNotInitialized): containers with incomplete status: [storage-initializer]',
+          },
+        ],
         remediation: null,
         consequenceOf: 'STORAGE_URI_NOT_FOUND',
       },
@@ -49,7 +59,13 @@ export function storageUriNotFoundReport(): Report {
         severity: 'error',
         subject: 'Service default/sklearn-iris-predictor-default',
         title: 'Revision sklearn-iris-predictor-default-00001 is not ready',
-        evidence: [{ kind: 'condition', ref: 'Revision default/sklearn-iris-predictor-default-00001', text: 'Ready=False (ProgressDeadlineExceeded): Initial scale was never achieved' }],
+        evidence: [
+          {
+            kind: 'condition',
+            ref: 'Revision default/sklearn-iris-predictor-default-00001',
+            text: 'Ready=False (ProgressDeadlineExceeded): Initial scale was never achieved',
+          },
+        ],
         remediation: null,
         consequenceOf: 'STORAGE_URI_NOT_FOUND',
       },
@@ -61,7 +77,12 @@ export function storageUriNotFoundReport(): Report {
         evidence: [
           { kind: 'hop', ref: 'Gateway knative-serving/knative-ingress-gateway', state: 'ok' },
           { kind: 'hop', ref: 'VirtualService default/sklearn-iris', state: 'ok' },
-          { kind: 'hop', ref: 'Revision default/sklearn-iris-predictor-default-00001', state: 'failing', text: 'not ready' },
+          {
+            kind: 'hop',
+            ref: 'Revision default/sklearn-iris-predictor-default-00001',
+            state: 'failing',
+            text: 'not ready',
+          },
         ],
         remediation: null,
       },
@@ -71,8 +92,18 @@ export function storageUriNotFoundReport(): Report {
         subject: isvc,
         title: 'Dashboards and traces',
         evidence: [
-          { kind: 'link', ref: 'Grafana', text: 'Grafana', url: 'https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris' },
-          { kind: 'link', ref: 'Jaeger', text: 'Jaeger', url: 'https://jaeger.example.com/search?service=sklearn-iris' },
+          {
+            kind: 'link',
+            ref: 'Grafana',
+            text: 'Grafana',
+            url: 'https://grafana.example.com/d/kserve?var-namespace=default&var-isvc=sklearn-iris',
+          },
+          {
+            kind: 'link',
+            ref: 'Jaeger',
+            text: 'Jaeger',
+            url: 'https://jaeger.example.com/search?service=sklearn-iris',
+          },
         ],
         remediation: null,
       },
@@ -104,8 +135,16 @@ export function readyReport(): Report {
         subject: isvc,
         title: 'Traffic is split between two revisions',
         evidence: [
-          { kind: 'field', ref: 'Route default/sklearn-iris-predictor-default', text: 'sklearn-iris-predictor-default-00001: 90%' },
-          { kind: 'field', ref: 'Route default/sklearn-iris-predictor-default', text: 'sklearn-iris-predictor-default-00002: 10% (canary)' },
+          {
+            kind: 'field',
+            ref: 'Route default/sklearn-iris-predictor-default',
+            text: 'sklearn-iris-predictor-default-00001: 90%',
+          },
+          {
+            kind: 'field',
+            ref: 'Route default/sklearn-iris-predictor-default',
+            text: 'sklearn-iris-predictor-default-00002: 10% (canary)',
+          },
         ],
         remediation: null,
       },
@@ -126,8 +165,19 @@ export function oomReport(): Report {
         subject: 'Pod models/bert-predictor-default-abc',
         title: 'kserve-container was killed for memory (exit code 137), limit 1Gi',
         evidence: [
-          { kind: 'field', ref: 'Pod models/bert-predictor-default-abc', text: 'lastState.terminated.reason = OOMKilled, exitCode 137, restarts 7' },
-          { kind: 'log', ref: 'Pod models/bert-predictor-default-abc', container: 'kserve-container', previous: true, excerpt: ['loading model ```weights``` & <tokenizer>', 'Killed'], lineNumbers: [118, 119] },
+          {
+            kind: 'field',
+            ref: 'Pod models/bert-predictor-default-abc',
+            text: 'lastState.terminated.reason = OOMKilled, exitCode 137, restarts 7',
+          },
+          {
+            kind: 'log',
+            ref: 'Pod models/bert-predictor-default-abc',
+            container: 'kserve-container',
+            previous: true,
+            excerpt: ['loading model ```weights``` & <tokenizer>', 'Killed'],
+            lineNumbers: [118, 119],
+          },
         ],
         remediation: {
           action: 'raise-memory-limit',
@@ -142,7 +192,9 @@ export function oomReport(): Report {
         severity: 'error',
         subject: 'Pod models/bert-predictor-default-abc',
         title: 'kserve-container restarts (CrashLoopBackOff)',
-        evidence: [{ kind: 'event', ref: 'Pod models/bert-predictor-default-abc', text: 'Back-off restarting failed container' }],
+        evidence: [
+          { kind: 'event', ref: 'Pod models/bert-predictor-default-abc', text: 'Back-off restarting failed container' },
+        ],
         remediation: null,
         consequenceOf: 'OOM_KILLED',
       },
@@ -161,18 +213,33 @@ export function oomReport(): Report {
 
 /** 80 findings, the root cause with a 10,000-line excerpt, each other finding with a 10,000-line excerpt too. */
 export function hugeReport(): Report {
-  const longLog = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}: ${'x'.repeat(i % 300)} <tag> & \`\`\``);
+  const longLog = (n: number) =>
+    Array.from({ length: n }, (_, i) => `line ${i + 1}: ${'x'.repeat(i % 300)} <tag> & \`\`\``);
   const findings: Finding[] = Array.from({ length: 80 }, (_, i) => ({
-    code: i === 0 ? 'CRASH_LOOP' : i % 3 === 0 ? 'REQUEST_FLOW' : i % 3 === 1 ? 'READINESS_PROBE_FAILING' : 'BOT_FORBIDDEN',
+    code:
+      i === 0 ? 'CRASH_LOOP' : i % 3 === 0 ? 'REQUEST_FLOW' : i % 3 === 1 ? 'READINESS_PROBE_FAILING' : 'BOT_FORBIDDEN',
     severity: i % 3 === 0 && i > 0 ? 'info' : i % 3 === 1 ? 'error' : 'warning',
     subject: `Pod default/p-${i}`,
     title: `Finding ${i} ${'t'.repeat(500)}`,
     evidence: [
-      ...Array.from({ length: 60 }, (_, j) => ({ kind: 'event' as const, ref: `Pod default/p-${i}`, text: `event ${j} ${'e'.repeat(200)}` })),
-      { kind: 'log' as const, ref: `Pod default/p-${i}`, container: 'kserve-container', excerpt: longLog(10_000), truncated: true },
+      ...Array.from({ length: 60 }, (_, j) => ({
+        kind: 'event' as const,
+        ref: `Pod default/p-${i}`,
+        text: `event ${j} ${'e'.repeat(200)}`,
+      })),
+      {
+        kind: 'log' as const,
+        ref: `Pod default/p-${i}`,
+        container: 'kserve-container',
+        excerpt: longLog(10_000),
+        truncated: true,
+      },
       { kind: 'log' as const, ref: `Pod default/p-${i}`, container: 'queue-proxy', excerpt: longLog(10_000) },
     ],
-    remediation: i % 10 === 0 ? { action: 'manual', summary: 'Do it by hand', manual: longLog(500).join('\n'), needsApproval: false } : null,
+    remediation:
+      i % 10 === 0
+        ? { action: 'manual', summary: 'Do it by hand', manual: longLog(500).join('\n'), needsApproval: false }
+        : null,
     ...(i > 0 && i % 3 === 1 ? { consequenceOf: 'CRASH_LOOP' as const } : {}),
   }));
   return {

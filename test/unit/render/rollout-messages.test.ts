@@ -42,12 +42,19 @@ describe('the rollout message', () => {
       ['canary', 20, 20, true],
     ]);
     expect(view.lag).toBeNull();
-    expectGolden('rollout-v1alpha2-healthy', renderRolloutView({ namespace: 'default', name: 'sklearn-iris' }, view, 'U0ALICE'));
+    expectGolden(
+      'rollout-v1alpha2-healthy',
+      renderRolloutView({ namespace: 'default', name: 'sklearn-iris' }, view, 'U0ALICE'),
+    );
   });
 });
 
 it('after a rollback, an unchanged root cause is not called new', () => {
-  const p = { action: 'rollback-canary', findingCode: null, target: { namespace: 'default', name: 'sklearn-iris' } } as unknown as Proposal;
+  const p = {
+    action: 'rollback-canary',
+    findingCode: null,
+    target: { namespace: 'default', name: 'sklearn-iris' },
+  } as unknown as Proposal;
   const report = { rootCause: 'CANARY_UNHEALTHY', findings: [{ title: 'Canary revision fails' }] } as never;
   const m = renderVerification(p, { kind: 'new-root-cause', report } as never, 30);
   expect(m.text).not.toContain('new root cause');

@@ -24,16 +24,19 @@ function hostileReport(): Report {
 }
 
 describe('text report and terminal control sequences', () => {
-  it.each([false, true])('prints no control character from the cluster (color %s); only its own colour codes', (color) => {
-    const out = renderTextReport(hostileReport(), { color });
-    const withoutOwnColours = out.replace(/\u001b\[(?:\d+)m/g, '');
-    expect(withoutOwnColours).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-    expect(out).toContain('Model not found ^[[2J^[[Hat gs://x');
-    expect(out).toContain('^[]8;;https://evil.example/x^[\\click me^[]8;;^[\\');
-    expect(out).toContain('Pod default/p^[]0;pwned^G');
-    expect(out).toContain('Pod default/<U+009B>31mp');
-    expect(out).toContain('progress 10%^Madmin<U+202E><U+2066>txt.exe^@^?');
-  });
+  it.each([false, true])(
+    'prints no control character from the cluster (color %s); only its own colour codes',
+    (color) => {
+      const out = renderTextReport(hostileReport(), { color });
+      const withoutOwnColours = out.replace(/\u001b\[(?:\d+)m/g, '');
+      expect(withoutOwnColours).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(out).toContain('Model not found ^[[2J^[[Hat gs://x');
+      expect(out).toContain('^[]8;;https://evil.example/x^[\\click me^[]8;;^[\\');
+      expect(out).toContain('Pod default/p^[]0;pwned^G');
+      expect(out).toContain('Pod default/<U+009B>31mp');
+      expect(out).toContain('progress 10%^Madmin<U+202E><U+2066>txt.exe^@^?');
+    },
+  );
 
   it('keeps newlines and tabs, and treats \\r\\n as a newline', () => {
     expect(terminalSafe('a\tb\r\nc\nd')).toBe('a\tb\nc\nd');

@@ -7,7 +7,12 @@ import { afterAll, beforeEach, expect, it } from '@jest/globals';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadShippedSignatures, loadSignatureFiles, SHIPPED_SIGNATURES_DIR, shippedSignatureFiles } from '../../../src/signatures/load-signatures.js';
+import {
+  loadShippedSignatures,
+  loadSignatureFiles,
+  SHIPPED_SIGNATURES_DIR,
+  shippedSignatureFiles,
+} from '../../../src/signatures/load-signatures.js';
 import { readPrecompiledSignatures } from '../../../src/signatures/precompiled-signatures.js';
 import type { SignatureCatalog } from '../../../src/signatures/signature-catalog.js';
 import { writePrecompiledSignatures } from '../../../src/signatures/write-precompiled-signatures.js';
@@ -18,12 +23,14 @@ let dir = '';
 let serial = 0;
 
 beforeEach(() => {
-  dir = path.join(root, String((serial += 1)));
+  serial += 1;
+  dir = path.join(root, String(serial));
   cpSync(SHIPPED_SIGNATURES_DIR, dir, { recursive: true });
   writePrecompiledSignatures(dir);
 });
 
-const comparable = (catalog: SignatureCatalog) => catalog.entries.map((e) => ({ ...e, regex: `${e.regex.source}/${e.regex.flags}` }));
+const comparable = (catalog: SignatureCatalog) =>
+  catalog.entries.map((e) => ({ ...e, regex: `${e.regex.source}/${e.regex.flags}` }));
 
 it('gives the catalog the YAML gives, without reading it as YAML', () => {
   const fromYaml = loadSignatureFiles(shippedSignatureFiles(dir));
@@ -33,7 +40,10 @@ it('gives the catalog the YAML gives, without reading it as YAML', () => {
 
 it('reads the YAML again when a file changed after the build', () => {
   const file = path.join(dir, 'events.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/\n( +)title: .+\n/, '\n$1title: A title changed after the build\n'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(/\n( +)title: .+\n/, '\n$1title: A title changed after the build\n'),
+  );
   expect(readPrecompiledSignatures(dir, shippedSignatureFiles(dir))).toBeUndefined();
   expect(loadShippedSignatures(dir).entries.map((e) => e.title)).toContain('A title changed after the build');
 });

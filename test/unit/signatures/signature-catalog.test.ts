@@ -10,7 +10,11 @@ import type { SignatureEntry } from '../../../src/signatures/signature-schema.js
 const entry = (id: string, versions?: SignatureEntry['versions']): SignatureEntry =>
   ({ id, where: 'model-log', pattern: id, lines: 1, ...(versions ? { versions } : {}) }) as unknown as SignatureEntry;
 
-const catalog = new SignatureCatalog([entry('old-only', { kserve: '<0.8' }), entry('any'), entry('new-only', { kserve: '>=0.8' })].map((e, i) => compileSignature(e, 'test.yaml', i)));
+const catalog = new SignatureCatalog(
+  [entry('old-only', { kserve: '<0.8' }), entry('any'), entry('new-only', { kserve: '>=0.8' })].map((e, i) =>
+    compileSignature(e, 'test.yaml', i),
+  ),
+);
 const ids = (entries: ReadonlyArray<{ id: string }>) => entries.map((e) => e.id);
 
 describe('SignatureCatalog.for', () => {

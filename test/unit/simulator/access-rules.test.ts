@@ -13,13 +13,19 @@ describe('access rules', () => {
     expect(isDenied(rules, { verb: 'get', group: '', resource: 'pods', namespace: 'knative-serving' })).toBe(false);
     expect(isDenied(rules, { verb: 'list', group: 'rbac.istio.io', resource: 'clusterrbacconfigs' })).toBe(true);
     expect(isDenied(rules, { verb: 'watch', group: 'rbac.istio.io', resource: 'clusterrbacconfigs' })).toBe(false);
-    expect(isDenied(rules, { verb: 'get', group: 'serving.kserve.io', resource: 'inferenceservices', namespace: 'x' })).toBe(true);
-    expect(isDenied(rules, { verb: 'get', group: 'serving.kubeflow.org', resource: 'inferenceservices', namespace: 'x' })).toBe(false);
+    expect(
+      isDenied(rules, { verb: 'get', group: 'serving.kserve.io', resource: 'inferenceservices', namespace: 'x' }),
+    ).toBe(true);
+    expect(
+      isDenied(rules, { verb: 'get', group: 'serving.kubeflow.org', resource: 'inferenceservices', namespace: 'x' }),
+    ).toBe(false);
   });
 
   it('words the 403 like RBAC', () => {
     const error = forbidden({ verb: 'get', group: '', resource: 'pods/log', namespace: 'default', name: 'x' });
     expect(error.code).toBe(403);
-    expect(error.message).toBe('pods "x" is forbidden: User "system:serviceaccount:isvc-doctor:isvc-doctor" cannot get resource "pods/log" in API group "" in the namespace "default"');
+    expect(error.message).toBe(
+      'pods "x" is forbidden: User "system:serviceaccount:isvc-doctor:isvc-doctor" cannot get resource "pods/log" in API group "" in the namespace "default"',
+    );
   });
 });

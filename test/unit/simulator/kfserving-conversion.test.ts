@@ -11,7 +11,13 @@ const v1alpha2: KubeObject = {
   metadata,
   spec: {
     default: {
-      predictor: { sklearn: { storageUri: 'gs://models/iris', runtimeVersion: '0.3.0', resources }, minReplicas: 1, parallelism: 4, serviceAccountName: 'sa', logger: { url: 'http://log', mode: 'all' } },
+      predictor: {
+        sklearn: { storageUri: 'gs://models/iris', runtimeVersion: '0.3.0', resources },
+        minReplicas: 1,
+        parallelism: 4,
+        serviceAccountName: 'sa',
+        logger: { url: 'http://log', mode: 'all' },
+      },
       transformer: { custom: { container: { name: 'kfserving-container', image: 'transformer:1' } }, maxReplicas: 3 },
       explainer: { alibi: { type: 'AnchorTabular', storageUri: 'gs://explainer', config: { threshold: '0.9' } } },
     },
@@ -21,7 +27,12 @@ const v1alpha2: KubeObject = {
   status: {
     url: 'http://sklearn-iris.default.example.com/v1/models/sklearn-iris:predict',
     conditions: [{ type: 'Ready', status: 'True' }],
-    default: { predictor: { name: 'sklearn-iris-predictor-default-8bp2x', host: 'sklearn-iris-predictor-default.default.example.com' } },
+    default: {
+      predictor: {
+        name: 'sklearn-iris-predictor-default-8bp2x',
+        host: 'sklearn-iris-predictor-default.default.example.com',
+      },
+    },
     canary: { predictor: { name: 'sklearn-iris-predictor-canary-x' } },
     traffic: 80,
     canaryTraffic: 20,
@@ -44,7 +55,10 @@ describe('v1alpha2 → v1beta1', () => {
         serviceAccountName: 'sa',
       },
       transformer: { maxReplicas: 3, containers: [{ name: 'kfserving-container', image: 'transformer:1' }] },
-      explainer: { containerConcurrency: 0, alibi: { type: 'AnchorTabular', storageUri: 'gs://explainer', runtimeVersion: '' } },
+      explainer: {
+        containerConcurrency: 0,
+        alibi: { type: 'AnchorTabular', storageUri: 'gs://explainer', runtimeVersion: '' },
+      },
     });
   });
 
@@ -52,12 +66,20 @@ describe('v1alpha2 → v1beta1', () => {
     expect(converted.status).toEqual({
       conditions: [{ type: 'Ready', status: 'True' }],
       url: 'http://sklearn-iris.default.example.com/v1/models/sklearn-iris:predict',
-      components: { predictor: { latestCreatedRevision: 'sklearn-iris-predictor-default-8bp2x', url: 'http://sklearn-iris-predictor-default.default.example.com' } },
+      components: {
+        predictor: {
+          latestCreatedRevision: 'sklearn-iris-predictor-default-8bp2x',
+          url: 'http://sklearn-iris-predictor-default.default.example.com',
+        },
+      },
     });
   });
 
   it('turns a custom predictor into the component containers', () => {
-    const custom = kfservingToV1beta1({ ...v1alpha2, spec: { default: { predictor: { custom: { container: { image: 'me/model:1' } } } } } });
+    const custom = kfservingToV1beta1({
+      ...v1alpha2,
+      spec: { default: { predictor: { custom: { container: { image: 'me/model:1' } } } } },
+    });
     expect(custom.spec).toEqual({ predictor: { containers: [{ image: 'me/model:1' }] } });
   });
 });
@@ -68,20 +90,44 @@ describe('v1beta1 → v1alpha2', () => {
       apiVersion: 'serving.kubeflow.org/v1beta1',
       kind: 'InferenceService',
       metadata,
-      spec: { predictor: { tensorflow: { storageUri: 'gs://flowers', runtimeVersion: '1.14.0' }, canaryTrafficPercent: 10, containerConcurrency: 2, minReplicas: 0 } },
+      spec: {
+        predictor: {
+          tensorflow: { storageUri: 'gs://flowers', runtimeVersion: '1.14.0' },
+          canaryTrafficPercent: 10,
+          containerConcurrency: 2,
+          minReplicas: 0,
+        },
+      },
       status: {
         observedGeneration: 3,
         url: 'http://flowers.default.example.com',
         conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionMissing' }],
-        components: { predictor: { latestCreatedRevision: 'flowers-predictor-default-00002', latestReadyRevision: 'flowers-predictor-default-00001', url: 'http://flowers-predictor-default.default.example.com' } },
+        components: {
+          predictor: {
+            latestCreatedRevision: 'flowers-predictor-default-00002',
+            latestReadyRevision: 'flowers-predictor-default-00001',
+            url: 'http://flowers-predictor-default.default.example.com',
+          },
+        },
       },
     };
     const read = kfservingToV1alpha2(v1beta1);
-    expect(read.spec).toEqual({ default: { predictor: { tensorflow: { runtimeVersion: '1.14.0', storageUri: 'gs://flowers' }, minReplicas: 0, parallelism: 2 } }, canaryTrafficPercent: 10 });
+    expect(read.spec).toEqual({
+      default: {
+        predictor: {
+          tensorflow: { runtimeVersion: '1.14.0', storageUri: 'gs://flowers' },
+          minReplicas: 0,
+          parallelism: 2,
+        },
+      },
+      canaryTrafficPercent: 10,
+    });
     expect(read.status).toEqual({
       conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionMissing' }],
       url: 'http://flowers.default.example.com',
-      default: { predictor: { name: 'flowers-predictor-default-00002', host: 'flowers-predictor-default.default.example.com' } },
+      default: {
+        predictor: { name: 'flowers-predictor-default-00002', host: 'flowers-predictor-default.default.example.com' },
+      },
     });
   });
 

@@ -11,8 +11,16 @@ const isvc = (spec: unknown, status?: unknown) => ({
 describe('ObjectStore', () => {
   it('fills uid, resourceVersion, creationTimestamp and generation, keeping given ones', () => {
     const store = new ObjectStore();
-    const stored = store.upsert({ ...isvc({ a: 1 }), metadata: { name: 'x', creationTimestamp: '2024-01-01T00:00:00Z' } });
-    expect(stored.metadata).toMatchObject({ namespace: 'default', resourceVersion: '1', generation: 1, creationTimestamp: '2024-01-01T00:00:00Z' });
+    const stored = store.upsert({
+      ...isvc({ a: 1 }),
+      metadata: { name: 'x', creationTimestamp: '2024-01-01T00:00:00Z' },
+    });
+    expect(stored.metadata).toMatchObject({
+      namespace: 'default',
+      resourceVersion: '1',
+      generation: 1,
+      creationTimestamp: '2024-01-01T00:00:00Z',
+    });
     expect(stored.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new ObjectStore().upsert(isvc({ a: 1 })).metadata.uid).toBe(stored.metadata.uid);
   });
@@ -20,7 +28,10 @@ describe('ObjectStore', () => {
   it('bumps generation only when spec changes, resourceVersion on every change', () => {
     const store = new ObjectStore();
     store.upsert(isvc({ a: 1 }));
-    expect(store.upsert(isvc({ a: 1 }, { ready: true })).metadata).toMatchObject({ generation: 1, resourceVersion: '2' });
+    expect(store.upsert(isvc({ a: 1 }, { ready: true })).metadata).toMatchObject({
+      generation: 1,
+      resourceVersion: '2',
+    });
     expect(store.upsert(isvc({ a: 2 })).metadata).toMatchObject({ generation: 2, resourceVersion: '3' });
     expect(store.resourceVersion).toBe('3');
   });
@@ -28,13 +39,29 @@ describe('ObjectStore', () => {
   it('keeps one object per kind, served at every version of it, and guesses plurals of unknown kinds', () => {
     const store = new ObjectStore();
     // a v1beta1 object installs KFServing 0.6, which serves v1alpha2 too
-    const stored = store.upsert({ apiVersion: 'serving.kubeflow.org/v1beta1', kind: 'InferenceService', metadata: { name: 'x', namespace: 'default' }, spec: { predictor: { sklearn: { storageUri: 'gs://m' } } } });
+    const stored = store.upsert({
+      apiVersion: 'serving.kubeflow.org/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'x', namespace: 'default' },
+      spec: { predictor: { sklearn: { storageUri: 'gs://m' } } },
+    });
     expect(stored.apiVersion).toBe('serving.kubeflow.org/v1beta1');
     expect(store.get('serving.kserve.io/v1beta1', 'InferenceService', 'default', 'x')).toBeUndefined();
-    expect(store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'x')?.spec).toEqual({ default: { predictor: { sklearn: { storageUri: 'gs://m' } } } });
+    expect(store.get('serving.kubeflow.org/v1alpha2', 'InferenceService', 'default', 'x')?.spec).toEqual({
+      default: { predictor: { sklearn: { storageUri: 'gs://m' } } },
+    });
     // written at v1alpha2, it is the same object
-    store.upsert({ apiVersion: 'serving.kubeflow.org/v1alpha2', kind: 'InferenceService', metadata: { name: 'x', namespace: 'default' }, spec: { default: { predictor: { sklearn: { storageUri: 'gs://n' } } } } });
-    expect(store.list('serving.kubeflow.org/v1beta1', 'InferenceService').map((o) => [o.metadata.name, o.metadata.generation, (o.spec as any).predictor.sklearn.storageUri])).toEqual([['x', 2, 'gs://n']]);
+    store.upsert({
+      apiVersion: 'serving.kubeflow.org/v1alpha2',
+      kind: 'InferenceService',
+      metadata: { name: 'x', namespace: 'default' },
+      spec: { default: { predictor: { sklearn: { storageUri: 'gs://n' } } } },
+    });
+    expect(
+      store
+        .list('serving.kubeflow.org/v1beta1', 'InferenceService')
+        .map((o) => [o.metadata.name, o.metadata.generation, (o.spec as any).predictor.sklearn.storageUri]),
+    ).toEqual([['x', 2, 'gs://n']]);
     store.upsert({ apiVersion: 'example.com/v1', kind: 'Policy', metadata: { name: 'p', namespace: 'n' } });
     expect(store.registry.byKind('example.com/v1', 'Policy')?.plural).toBe('policies');
     store.upsert({ apiVersion: 'example.com/v1', kind: 'Class', metadata: { name: 'c' } });
@@ -43,7 +70,12 @@ describe('ObjectStore', () => {
 
   it('lists a kind as it was at an older resourceVersion while the history reaches back', () => {
     const store = new ObjectStore(undefined, { historyLimit: 10 });
-    const cm = (name: string, data: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: data } });
+    const cm = (name: string, data: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default' },
+      data: { v: data },
+    });
     store.upsert(cm('a', '1'));
     store.upsert(cm('b', '1'));
     const type = store.registry.byKind('v1', 'ConfigMap')!;
@@ -51,7 +83,10 @@ describe('ObjectStore', () => {
     store.delete('v1', 'ConfigMap', 'default', 'b');
     store.upsert(cm('c', '1'));
     const then = store.listIn(type, 'default', 2);
-    expect(then !== 'expired' && then.map((o) => [o.metadata.name, (o.data as { v: string }).v])).toEqual([['a', '1'], ['b', '1']]);
+    expect(then !== 'expired' && then.map((o) => [o.metadata.name, (o.data as { v: string }).v])).toEqual([
+      ['a', '1'],
+      ['b', '1'],
+    ]);
     expect(store.listIn(type, 'default').map((o) => o.metadata.name)).toEqual(['a', 'c']);
     store.compact();
     expect(store.listIn(type, 'default', 2)).toBe('expired');

@@ -18,23 +18,56 @@ describe('kubectl pod STATUS column', () => {
 
   it('shows Init:CrashLoopBackOff, Init:ExitCode and Init:N/M', () => {
     const base = { spec: { initContainers: [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'c' }] } };
-    const withInit = (statuses: unknown[]) => ({ ...base, status: { phase: 'Pending', initContainerStatuses: statuses } });
-    expect(summarizePod(withInit([{ state: { waiting: { reason: 'CrashLoopBackOff' } } }])).status).toBe('Init:CrashLoopBackOff');
+    const withInit = (statuses: unknown[]) => ({
+      ...base,
+      status: { phase: 'Pending', initContainerStatuses: statuses },
+    });
+    expect(summarizePod(withInit([{ state: { waiting: { reason: 'CrashLoopBackOff' } } }])).status).toBe(
+      'Init:CrashLoopBackOff',
+    );
     expect(summarizePod(withInit([{ state: { terminated: { exitCode: 2 } } }])).status).toBe('Init:ExitCode:2');
-    expect(summarizePod(withInit([{ state: { terminated: { exitCode: 0 } } }, { state: running }])).status).toBe('Init:1/2');
+    expect(summarizePod(withInit([{ state: { terminated: { exitCode: 0 } } }, { state: running }])).status).toBe(
+      'Init:1/2',
+    );
   });
 
   it('shows CrashLoopBackOff, OOMKilled, Running and Pending', () => {
-    const pod = (containerStatuses: unknown[], phase = 'Running') => ({ spec: { containers: [{ name: 'a' }, { name: 'b' }] }, status: { phase, containerStatuses } });
-    expect(summarizePod(pod([{ ready: true, state: running }, { restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } } }]))).toEqual({
+    const pod = (containerStatuses: unknown[], phase = 'Running') => ({
+      spec: { containers: [{ name: 'a' }, { name: 'b' }] },
+      status: { phase, containerStatuses },
+    });
+    expect(
+      summarizePod(
+        pod([
+          { ready: true, state: running },
+          { restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } } },
+        ]),
+      ),
+    ).toEqual({
       ready: '1/2',
       status: 'CrashLoopBackOff',
       restarts: 5,
     });
-    expect(summarizePod(pod([{ state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }, { ready: true, state: running }])).status).toBe('OOMKilled');
-    expect(summarizePod(pod([{ ready: true, state: running }, { ready: true, state: running }]))).toEqual({ ready: '2/2', status: 'Running', restarts: 0 });
-    expect(summarizePod({ spec: { containers: [{ name: 'a' }] }, status: { phase: 'Pending' } }).status).toBe('Pending');
-    expect(summarizePod({ metadata: { deletionTimestamp: 'x' }, spec: { containers: [] }, status: { phase: 'Running' } }).status).toBe('Terminating');
+    expect(
+      summarizePod(
+        pod([{ state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }, { ready: true, state: running }]),
+      ).status,
+    ).toBe('OOMKilled');
+    expect(
+      summarizePod(
+        pod([
+          { ready: true, state: running },
+          { ready: true, state: running },
+        ]),
+      ),
+    ).toEqual({ ready: '2/2', status: 'Running', restarts: 0 });
+    expect(summarizePod({ spec: { containers: [{ name: 'a' }] }, status: { phase: 'Pending' } }).status).toBe(
+      'Pending',
+    );
+    expect(
+      summarizePod({ metadata: { deletionTimestamp: 'x' }, spec: { containers: [] }, status: { phase: 'Running' } })
+        .status,
+    ).toBe('Terminating');
   });
 });
 

@@ -1,7 +1,10 @@
 import { ApiError } from '../../../src/simulator/api-error.js';
 import { fieldSelectorMatcher, labelSelectorMatcher } from '../../../src/simulator/selectors.js';
 
-const pod = (labels: Record<string, string>, extra: Record<string, unknown> = {}) => ({ metadata: { name: 'p', namespace: 'ns', labels }, ...extra });
+const pod = (labels: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  metadata: { name: 'p', namespace: 'ns', labels },
+  ...extra,
+});
 
 describe('label selectors', () => {
   const cases: [string, Record<string, string>, boolean][] = [
@@ -38,7 +41,11 @@ describe('label selectors', () => {
 });
 
 describe('field selectors', () => {
-  const event = { metadata: { name: 'e1', namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'p1', namespace: 'ns' }, status: { phase: 'Running' } };
+  const event = {
+    metadata: { name: 'e1', namespace: 'ns' },
+    involvedObject: { kind: 'Pod', name: 'p1', namespace: 'ns' },
+    status: { phase: 'Running' },
+  };
   it.each([
     ['metadata.name=e1', true],
     ['metadata.namespace==ns', true],

@@ -14,16 +14,40 @@ const password = g.password();
 const message: SlackMessage = {
   text: `Diagnosis failed: pulling from https://deploy:${password}@registry.example.com`,
   blocks: [
-    { type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n 12 │ git clone https://oauth2:${token}@gitlab.example.com/m.git\n\`\`\`` } },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `\`\`\`\n 12 │ git clone https://oauth2:${token}@gitlab.example.com/m.git\n\`\`\``,
+      },
+    },
     { type: 'context', elements: [{ type: 'mrkdwn', text: `<https://logs.example.com/?token=${g.alnum(24)}|logs>` }] },
-    { type: 'actions', block_id: 'rp-AbC123dEf456GhI7', elements: [{ type: 'button', action_id: 'approve', value: 'rp-AbC123dEf456GhI7', text: { type: 'plain_text', text: 'Approve' } }] },
+    {
+      type: 'actions',
+      block_id: 'rp-AbC123dEf456GhI7',
+      elements: [
+        {
+          type: 'button',
+          action_id: 'approve',
+          value: 'rp-AbC123dEf456GhI7',
+          text: { type: 'plain_text', text: 'Approve' },
+        },
+      ],
+    },
   ],
 };
 
 describe('redactingPoster', () => {
   it('masks secrets in the notification text and every block text before posting, updating or answering ephemerally', async () => {
     const sent: SlackMessage[] = [];
-    const inner: SlackPoster = { post: async (_c, m) => (sent.push(m), '1.0'), update: async (_c, _t, m) => void sent.push(m), ephemeral: async (_c, _u, m) => void sent.push(m) };
+    const inner: SlackPoster = {
+      post: async (_c, m) => {
+        sent.push(m);
+        return '1.0';
+      },
+      update: async (_c, _t, m) => void sent.push(m),
+      ephemeral: async (_c, _u, m) => void sent.push(m),
+    };
     const poster = redactingPoster(inner);
     await poster.post('C1', message);
     await poster.update('C1', '1.0', message);

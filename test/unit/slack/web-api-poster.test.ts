@@ -10,7 +10,8 @@ afterAll(async () => slack.close());
 beforeEach(() => slack.reset());
 
 describe('slack poster', () => {
-  const poster = () => createSlackPoster(createSlackWebClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl, retries: 2 }));
+  const poster = () =>
+    createSlackPoster(createSlackWebClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl, retries: 2 }));
 
   it('posts in a thread, updates, and answers ephemerally with the bot token', async () => {
     const p = poster();
@@ -33,15 +34,25 @@ describe('slack poster', () => {
     expect(slack.calls.map((c) => c.status)).toEqual([429, 200]);
   });
 
+  it('a delete of a message already gone (a job run again after a crash) counts as done; other refusals still throw', async () => {
+    slack.failMethod('chat.delete', 'message_not_found');
+    await expect(poster().delete!('C1', '1.1')).resolves.toBeUndefined();
+    slack.failMethod('chat.delete', 'cant_delete_message');
+    await expect(poster().delete!('C1', '1.1')).rejects.toMatchObject({ slackError: 'cant_delete_message' });
+  });
+
   it('turns not_in_channel into SLACK_NOT_IN_CHANNEL', async () => {
     slack.failChannel('C9', 'not_in_channel');
-    await expect(poster().post('C9', { text: 'x', blocks: [] })).rejects.toMatchObject({ code: 'SLACK_NOT_IN_CHANNEL' });
+    await expect(poster().post('C9', { text: 'x', blocks: [] })).rejects.toMatchObject({
+      code: 'SLACK_NOT_IN_CHANNEL',
+    });
     await expect(poster().post('C9', { text: 'x', blocks: [] })).rejects.toBeInstanceOf(SlackPostError);
   });
 });
 
 describe('slack poster: retries that never duplicate a post', () => {
-  const poster = () => createSlackPoster(createPostingClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl }), { backoffMs: 10 });
+  const poster = () =>
+    createSlackPoster(createPostingClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl }), { backoffMs: 10 });
   const stored = (channel: string) => slack.store.all().filter((m) => m.channel === channel);
 
   it.each([
@@ -57,7 +68,11 @@ describe('slack poster: retries that never duplicate a post', () => {
     const root = await poster().post('C0THREAD', { text: 'root', blocks: [] });
     slack.failPosts(1, 'after');
     const ts = await poster().post('C0THREAD', { text: 'reply', blocks: [] }, root);
-    expect(stored('C0THREAD').filter((m) => m.threadTs === root).map((m) => m.ts)).toEqual([ts]);
+    expect(
+      stored('C0THREAD')
+        .filter((m) => m.threadTs === root)
+        .map((m) => m.ts),
+    ).toEqual([ts]);
   });
 
   it('posts again after a 500 that did not post', async () => {
@@ -72,6 +87,47 @@ describe('slack poster: retries that never duplicate a post', () => {
     await poster().post('C0LIMIT', { text: 'x', blocks: [] });
     expect(stored('C0LIMIT')).toHaveLength(1);
     expect(slack.calls.filter((c) => c.method === 'chat.postMessage').map((c) => c.status)).toEqual([429, 429, 200]);
+  });
+
+  it.each([
+    ['no channels:history scope', 'C0NOSCOPE', () => slack.failMethod('conversations.history', 'missing_scope')],
+    ['history rate-limited for a minute', 'C0HISTLIM', () => slack.rateLimitNext(1, 60, 'conversations.history')],
+  ])(
+    '%s: the look-up cannot tell, so the post degrades to posting again (a warning), never fails',
+    async (_w, channel, fault) => {
+      fault();
+      slack.failPosts(1, 'before');
+      const warnings: string[] = [];
+      const p = createSlackPoster(createPostingClient({ botToken: 'xoxb-unit', apiUrl: slack.apiUrl }), {
+        backoffMs: 10,
+        warn: (m) => warnings.push(m),
+      });
+      const ts = await p.post(channel, { text: 'x', blocks: [] });
+      expect(stored(channel).map((m) => m.ts)).toEqual([ts]);
+      expect(warnings).toEqual([expect.stringContaining(`could not tell whether a post to ${channel} landed`)]);
+    },
+  );
+
+  it('the look-up reads one page of 15, never waits out a long Retry-After', async () => {
+    slack.failPosts(1, 'after');
+    await poster().post('C0PAGE', { text: 'x', blocks: [] });
+    const lookups = slack.calls.filter((c) => c.method === 'conversations.history');
+    expect(lookups.map((c) => Number(c.body.limit))).toEqual([15]);
+  });
+
+  it('a post that may have landed before a crash (its key given) is looked up first and adopted', async () => {
+    const since = Date.now();
+    const first = await poster().post('C0ADOPT', { text: 'root', blocks: [] }, undefined, { key: 'k-adopt' });
+    const again = await poster().post('C0ADOPT', { text: 'root', blocks: [] }, undefined, {
+      key: 'k-adopt',
+      maybePostedSince: since,
+    });
+    const other = await poster().post('C0ADOPT', { text: 'root', blocks: [] }, undefined, {
+      key: 'k-other',
+      maybePostedSince: since,
+    });
+    expect(again).toBe(first);
+    expect(stored('C0ADOPT').map((m) => m.ts)).toEqual([first, other]);
   });
 
   it('retries an update after a 500', async () => {

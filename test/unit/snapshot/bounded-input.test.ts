@@ -12,7 +12,8 @@ import { removeTempDirs, tempDir } from '../../support/temp-dirs.js';
 
 afterAll(removeTempDirs);
 
-const POD = 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {containers: [{name: c, image: x}]}\n';
+const POD =
+  'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {containers: [{name: c, image: x}]}\n';
 
 async function snapshotWith(files: Record<string, string>): Promise<string> {
   const dir = tempDir('bounded-');
@@ -67,9 +68,29 @@ describe('logs', () => {
 
 describe('YAML', () => {
   it('refuses an alias bomb as bad input naming the file', async () => {
-    const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`)];
-    const dir = await snapshotWith({ 'objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n` });
+    const levels = [
+      'a0: &a0 [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`),
+    ];
+    const dir = await snapshotWith({
+      'objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`,
+    });
     expect(await refusal(dir)).toMatch(/objects\.yaml: YAML aliases expand too far/);
+  });
+
+  it.each([
+    [
+      'block mappings',
+      (depth: number) => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i + 1)}a:`).join('\n'),
+    ],
+    ['flow sequences', (depth: number) => `  ${'['.repeat(depth)}${']'.repeat(depth)}`],
+  ])('refuses YAML nested too deeply (%s) as bad input naming the file, not a stack overflow', async (_shape, nest) => {
+    const dir = await snapshotWith({
+      'objects.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata:\n${nest(3000)}\n`,
+    });
+    const message = await refusal(dir);
+    expect(message).toMatch(/objects\.yaml(:\d+)?: YAML nested too deeply to read/);
+    expect(message).not.toMatch(/call stack/i);
   });
 
   it('refuses a YAML file over the size a snapshot may have, before reading it', async () => {

@@ -22,7 +22,9 @@ describe('loadSnapshot', () => {
     const kinds = snapshot.objects.map((o) => o.kind);
     expect(kinds.filter((k) => k === 'Event')).toHaveLength(2);
     expect(kinds).not.toContain('List');
-    expect(kinds).toEqual(expect.arrayContaining(['InferenceService', 'Pod', 'ConfigMap', 'ClusterRbacConfig', 'ModelPolicy']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['InferenceService', 'Pod', 'ConfigMap', 'ClusterRbacConfig', 'ModelPolicy']),
+    );
   });
 
   it('maps current and previous logs by namespace/pod/container', async () => {
@@ -53,21 +55,29 @@ describe('loadSnapshot', () => {
   });
 
   it('rejects a missing folder and a folder without objects.yaml', async () => {
-    await expect(loadSnapshot('/nonexistent/snapshot')).rejects.toThrow(/^\/nonexistent\/snapshot: snapshot folder does not exist$/);
+    await expect(loadSnapshot('/nonexistent/snapshot')).rejects.toThrow(
+      /^\/nonexistent\/snapshot: snapshot folder does not exist$/,
+    );
     const empty = await tempSnapshot({ 'expect.yaml': 'must: []\n' });
     await expect(loadSnapshot(empty)).rejects.toThrow(SnapshotError);
     await expect(loadSnapshot(empty)).rejects.toThrow(/objects\.yaml: missing objects\.yaml/);
   });
 
   it('rejects a bad access.yaml and objects without a name', async () => {
-    const badAccess = await tempSnapshot({ 'objects.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n', 'access.yaml': 'deny:\n- {verb: get}\n' });
+    const badAccess = await tempSnapshot({
+      'objects.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+      'access.yaml': 'deny:\n- {verb: get}\n',
+    });
     await expect(loadSnapshot(badAccess)).rejects.toThrow(/access\.yaml: deny\[0\] needs a verb and a resource/);
     const noName = await tempSnapshot({ 'objects.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n' });
     await expect(loadSnapshot(noName)).rejects.toThrow(/objects\.yaml: document 1: object without metadata.name/);
   });
 
   it('skips empty documents and parses config.yaml', async () => {
-    const dir = await tempSnapshot({ 'objects.yaml': '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n', 'config.yaml': 'slack: {channel: x}\n' });
+    const dir = await tempSnapshot({
+      'objects.yaml': '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n',
+      'config.yaml': 'slack: {channel: x}\n',
+    });
     const snapshot = await loadSnapshot(dir);
     expect(snapshot.objects).toHaveLength(1);
     expect(snapshot.config).toEqual({ slack: { channel: 'x' } });
@@ -75,8 +85,12 @@ describe('loadSnapshot', () => {
   });
 
   it('fills apiVersion and kind of the items of a typed list (PodList, EventList) as the API returns them', async () => {
-    const dir = await tempSnapshot({ 'objects.yaml': 'apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p, namespace: default}\n' });
+    const dir = await tempSnapshot({
+      'objects.yaml': 'apiVersion: v1\nkind: PodList\nitems:\n- metadata: {name: p, namespace: default}\n',
+    });
     const snapshot = await loadSnapshot(dir);
-    expect(snapshot.objects).toEqual([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }]);
+    expect(snapshot.objects).toEqual([
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } },
+    ]);
   });
 });

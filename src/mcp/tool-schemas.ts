@@ -1,0 +1,67 @@
+/**
+ * The zod types of the tools' arguments and results. Names follow the CLI's rule (core/names.ts:
+ * DNS-1123 labels), so a bad name is refused before any request, with the CLI's words.
+ */
+import { z } from 'zod';
+import { DNS1123_LABEL } from '../core/names.js';
+
+const NAME_RULE =
+  'use lower-case letters, digits and "-", starting and ending with a letter or digit, at most 63 characters';
+
+/** A DNS-1123 label; `what` names it in the error ("InferenceService name", "namespace"). */
+export function kubeName(what: string) {
+  const message = `USAGE: not a valid ${what}: ${NAME_RULE}`;
+  return z.string().min(1, message).max(63, message).regex(DNS1123_LABEL, message);
+}
+
+export const nameArg = kubeName('InferenceService name').describe('the InferenceService');
+export const namespaceArg = kubeName('namespace')
+  .optional()
+  .describe("its namespace (default: the kubeconfig context's namespace, else default)");
+export const clusterArg = z
+  .string()
+  .min(1)
+  .max(253)
+  .optional()
+  .describe('the cluster to read: a kubeconfig context over stdio (default: the current one)');
+
+const finding = z
+  .object({
+    code: z.string(),
+    severity: z.enum(['error', 'warning', 'info']),
+    title: z.string(),
+    subject: z.string(),
+    evidence: z.array(z.object({}).passthrough()),
+    next: z.string().nullable(),
+  })
+  .passthrough();
+
+/** The report as `isvc-doctor diagnose -o json` prints it (docs/cli.md). */
+export const reportShape = {
+  target: z.object({ namespace: z.string(), name: z.string(), apiVersion: z.string().nullable() }).passthrough(),
+  followedFrom: z
+    .object({ namespace: z.string() })
+    .optional()
+    .describe(
+      'no namespace was given and the default one has no such name: the only namespace holding it was diagnosed',
+    ),
+  ready: z.boolean(),
+  rootCause: z.string().nullable(),
+  findings: z.array(finding),
+  stats: z.object({ durationMs: z.number(), apiRequests: z.number() }).passthrough(),
+};
+
+export const statusShape = {
+  namespace: z.string().nullable().describe('the namespace listed (null: every namespace)'),
+  items: z.array(
+    z
+      .object({
+        namespace: z.string(),
+        name: z.string(),
+        apiVersion: z.string(),
+        ready: z.boolean().nullable(),
+        rootCause: z.string().nullable(),
+      })
+      .passthrough(),
+  ),
+};
