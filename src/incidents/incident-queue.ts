@@ -10,6 +10,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { dns1123Label as isvcName } from '../core/names.js';
+import { RecoveringQueue } from '../queue/recovering-queue.js';
 
 export const incidentJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('open'), namespace: isvcName, name: isvcName, unreadySince: z.number() }),
@@ -38,19 +39,29 @@ export interface IncidentQueueOptions {
 const id = (...parts: string[]) => parts.join('__');
 
 export class IncidentQueue {
-  readonly queue: Queue<IncidentJob>;
+  private readonly producer: RecoveringQueue<IncidentJob>;
 
   constructor(private readonly options: IncidentQueueOptions) {
-    this.queue = new Queue<IncidentJob>(options.name, {
-      connection: options.connection,
-      prefix: options.prefix,
-      defaultJobOptions: {
-        attempts: options.attempts ?? 5,
-        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
-        removeOnComplete: { count: 2000, age: 24 * 3600 },
-        removeOnFail: { count: 2000, age: 7 * 24 * 3600 },
-      },
-    });
+    this.producer = new RecoveringQueue(() => {
+      const queue = new Queue<IncidentJob>(options.name, {
+        connection: options.connection,
+        prefix: options.prefix,
+        defaultJobOptions: {
+          attempts: options.attempts ?? 5,
+          backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+          removeOnComplete: { count: 2000, age: 24 * 3600 },
+          removeOnFail: { count: 2000, age: 7 * 24 * 3600 },
+        },
+      });
+      // connection errors are logged by the connection's owner (redis-connection.ts)
+      queue.on('error', () => undefined);
+      return queue;
+    }, 'incident queue');
+  }
+
+  /** The BullMQ Queue (a new one after its setup on Redis failed: recovering-queue.ts). */
+  get queue(): Queue<IncidentJob> {
+    return this.producer.current;
   }
 
   /** At most one open job per service waits or runs at a time. */
@@ -76,6 +87,6 @@ export class IncidentQueue {
   }
 
   async close(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
+    await this.producer.close().catch(() => undefined);
   }
 }

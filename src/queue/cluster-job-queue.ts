@@ -20,6 +20,7 @@ import type { DiagnoseJobData } from './jobs/diagnose-job.js';
 import { JOB_KINDS, type JobData, type JobKindName } from './jobs/index.js';
 import type { JobKind } from './jobs/job-kind.js';
 import { withQueueDeadline } from './queue-errors.js';
+import { RecoveringQueue } from './recovering-queue.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
 import { SubscriberStore } from './subscriber-store.js';
 
@@ -49,7 +50,7 @@ const VERDICT_ROOT_TTL_S = 7 * 24 * 3600;
 export const CLAIM_TTL_MS = 5000;
 
 export class ClusterJobQueue {
-  readonly queue: Queue<JobData>;
+  private readonly producer: RecoveringQueue<JobData>;
   readonly store: SubscriberStore;
   readonly connection: Redis;
   private readonly timeoutMs: number;
@@ -57,19 +58,31 @@ export class ClusterJobQueue {
   constructor(private readonly options: ClusterJobQueueOptions) {
     this.connection = createRedisConnection(options.redisUrl, 'producer', options.logger);
     const prefix = options.prefix ?? 'bull';
-    this.queue = new Queue<JobData>(options.name, {
-      connection: this.connection,
-      prefix,
-      defaultJobOptions: {
-        attempts: options.attempts,
-        backoff: { type: 'exponential', delay: options.backoffMs },
-        removeOnComplete: { count: 1000, age: 7 * 24 * 3600 },
-        removeOnFail: { count: 1000, age: 7 * 24 * 3600 },
+    this.producer = new RecoveringQueue(
+      () => {
+        const queue = new Queue<JobData>(options.name, {
+          connection: this.connection,
+          prefix,
+          defaultJobOptions: {
+            attempts: options.attempts,
+            backoff: { type: 'exponential', delay: options.backoffMs },
+            removeOnComplete: { count: 1000, age: 7 * 24 * 3600 },
+            removeOnFail: { count: 1000, age: 7 * 24 * 3600 },
+          },
+        });
+        queue.on('error', (error) => options.logger?.warn(`queue: ${error.message}`));
+        return queue;
       },
-    });
-    this.queue.on('error', (error) => options.logger?.warn(`queue: ${error.message}`));
+      'queue',
+      options.logger,
+    );
     this.store = new SubscriberStore(this.connection, `${prefix}:${options.name}`);
     this.timeoutMs = options.opTimeoutMs ?? 1500;
+  }
+
+  /** The BullMQ Queue (a new one after its setup on Redis failed: recovering-queue.ts). */
+  get queue(): Queue<JobData> {
+    return this.producer.current;
   }
 
   get name(): string {
@@ -163,7 +176,7 @@ export class ClusterJobQueue {
 
   /** Bounded: with Redis gone BullMQ's close would wait for it forever. */
   async close(): Promise<void> {
-    await settledWithin(this.queue.close(), 2000);
+    await settledWithin(this.producer.close(), 2000);
     this.connection.disconnect();
   }
 }
