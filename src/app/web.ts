@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import type { HandlerDeps } from '../../handlers/handler-deps.js';
 import { registerHandlers } from '../../handlers/index.js';
-import { createAfterAck, runAfterAck } from '../bot/after-ack.js';
+import { runAfterAck } from '../bot/after-ack.js';
 import { buildSlackApp } from '../bot/build-app.js';
 import { RequestInbox } from '../bot/request-inbox.js';
 import type { HealthRoute } from '../bot/health-routes.js';
@@ -30,14 +30,13 @@ export async function startWeb(
   options: { inboxKeyPrefix?: string } = {},
 ): Promise<RunningWeb> {
   const onError = (e: unknown) => deps.logger.warn(`after ack: ${errorMessage(e)}`);
-  // HTTP: the front door runs each request after its ack on its own paced queue; Socket Mode: paced here
-  const queued = config.slack.socketMode ? createAfterAck({ onError }) : runAfterAck(onError);
+  // either front door runs each request after its ack on its own paced queue (acked-requests.ts)
+  const queued = runAfterAck(onError);
   // the work keeps the request id of the request that queued it
   const afterAck = (work: () => Promise<void>) => queued(bindRequestContext(work));
-  const inbox =
-    !config.slack.socketMode && options.inboxKeyPrefix
-      ? new RequestInbox({ redisUrl: config.redisUrl, keyPrefix: options.inboxKeyPrefix, logger: deps.logger })
-      : undefined;
+  const inbox = options.inboxKeyPrefix
+    ? new RequestInbox({ redisUrl: config.redisUrl, keyPrefix: options.inboxKeyPrefix, logger: deps.logger })
+    : undefined;
   const app = await buildSlackApp({
     slack: config.slack,
     port: config.port,

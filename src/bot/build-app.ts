@@ -1,7 +1,8 @@
 /**
  * Builds the Bolt app: the HTTP front door (slack-receiver.ts: body cap, signature and 5-minute
  * window either way, ack, then Bolt; Slack events at POST /slack/events plus the custom routes), or
- * Socket Mode when an app token is set.
+ * the Socket Mode one when an app token is set (socket-mode-receiver.ts); both write each request to
+ * the inbox before its ack and run Bolt after it.
  * SLACK_API_URL reaches every Web API client Bolt makes (the app's, and in Socket Mode the one that
  * opens the connection). `auth.test` runs here, so a bad token stops the start. The listeners are
  * registered by the caller (src/app/web.ts).
@@ -15,6 +16,7 @@ import type { HealthRoute } from './health-routes.js';
 import type { Logger } from '../core/logger.js';
 import type { RequestInbox } from './request-inbox.js';
 import { SlackReceiver } from './slack-receiver.js';
+import { SocketModeReceiver } from './socket-mode-receiver.js';
 
 export interface SlackAppOptions {
   slack: AppConfig['slack'];
@@ -24,7 +26,7 @@ export interface SlackAppOptions {
   /** HTTP mode only: served next to /slack/events. */
   routes: HealthRoute[];
   logger: Logger;
-  /** HTTP mode: the durable hand-off between the ack and the work. */
+  /** The durable hand-off between the ack and the work (both modes). */
   inbox?: RequestInbox;
 }
 
@@ -35,7 +37,15 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
   const clientOptions = slackClientOptions({ apiUrl: slack.apiUrl });
   const common = { token: slack.botToken, clientOptions, logLevel: LogLevel.WARN, deferInitialization: true } as const;
   const app = slack.socketMode
-    ? new App({ ...common, socketMode: true, appToken: slack.appToken!, installerOptions: { clientOptions } })
+    ? new App({
+        ...common,
+        receiver: new SocketModeReceiver({
+          appToken: slack.appToken!,
+          clientOptions,
+          logger: options.logger,
+          ...(options.inbox ? { inbox: options.inbox } : {}),
+        }),
+      })
     : new App({
         ...common,
         receiver: new SlackReceiver({

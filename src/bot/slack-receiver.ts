@@ -16,25 +16,21 @@
  *    bodies), the signature verified over it (401);
  * 3. parsed to an object (a `payload=null`, JSON `null` or bad JSON is 400, never a crash);
  * 4. written to the request inbox (durable hand-off; a Slack retry of an event already taken is
- *    acked and dropped), then acked with 200;
- * 5. handed to Bolt (middleware, listeners) on the post-ack queue, a few at a time; the inbox entry
- *    is removed once the listeners' work has run. A process that died holding entries has them run
- *    by the next process to look (request-inbox.ts).
+ *    acked and dropped), then acked with 200; 503 when the post-ack queue is full;
+ * 5. handed to Bolt after the ack (acked-requests.ts, shared with the Socket Mode front door).
  * Other paths are the custom routes (health), else 404.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import type { App, Receiver } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
-import { withPostScope } from '../core/post-scope.js';
 import { errorMessage } from '../core/error-message.js';
+import { AckedRequests } from './acked-requests.js';
 import type { HealthRoute } from './health-routes.js';
 import { parseSlackBody } from './parse-slack-body.js';
-import { createPostAckQueue, type PostAckQueue } from './post-ack-queue.js';
 import { BodyBudget } from './body-budget.js';
 import { readCappedBody } from './read-capped-body.js';
-import type { InboxEntry, RequestInbox } from './request-inbox.js';
+import type { RequestInbox } from './request-inbox.js';
 import { checkSlackHeaders, verifySlackSignature } from './verify-slack-request.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -51,8 +47,6 @@ const RESERVED_FOR_SMALL_BYTES = 4 * 1024 * 1024;
 const DEADLINE_CHECK_MS = 250;
 export const DEFAULT_HEADERS_TIMEOUT_MS = 5000;
 export const DEFAULT_BODY_TIMEOUT_MS = 5000;
-/** How many Events API event ids one process remembers (Slack's retries, also when Redis is down). */
-const RECENT_EVENT_IDS = 10_000;
 
 export interface SlackReceiverOptions {
   signingSecret: string;
@@ -72,11 +66,9 @@ export interface SlackReceiverOptions {
 }
 
 export class SlackReceiver implements Receiver {
-  private app: App | null = null;
   private server: http.Server | null = null;
-  private readonly queue: PostAckQueue;
+  private readonly requests: AckedRequests;
   private readonly budget: BodyBudget;
-  private readonly recentEvents = new Set<string>();
   private readonly maxBody: number;
   private readonly headersTimeoutMs: number;
   private readonly bodyTimeoutMs: number;
@@ -93,15 +85,17 @@ export class SlackReceiver implements Receiver {
       smallBody: SMALL_BODY_BYTES,
       reservedForSmall: RESERVED_FOR_SMALL_BYTES,
     });
-    this.queue = createPostAckQueue({
-      concurrency: options.concurrency ?? 8,
-      maxPending: options.maxPending ?? 2000,
-      onError: (e) => options.logger.warn(`after ack: ${errorMessage(e)}`),
+    this.requests = new AckedRequests({
+      logger: options.logger,
+      now: this.now,
+      ...(options.inbox ? { inbox: options.inbox } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.maxPending !== undefined ? { maxPending: options.maxPending } : {}),
     });
   }
 
   init(app: App): void {
-    this.app = app;
+    this.requests.attach(app);
   }
 
   async start(port: number): Promise<http.Server> {
@@ -120,10 +114,7 @@ export class SlackReceiver implements Receiver {
       server.listen(port, () => resolve());
     });
     this.server = server;
-    this.options.inbox?.start((entries) => {
-      this.options.logger.info(`re-running ${entries.length} Slack request(s) a stopped process had acknowledged`);
-      for (const e of entries) this.enqueue(e);
-    });
+    this.requests.start();
     return server;
   }
 
@@ -137,8 +128,7 @@ export class SlackReceiver implements Receiver {
         server.closeIdleConnections();
       });
     }
-    await this.queue.stop();
-    await this.options.inbox?.close({ release: true });
+    await this.requests.stop();
   }
 
   get port(): number {
@@ -181,69 +171,14 @@ export class SlackReceiver implements Receiver {
     if (body.type === 'url_verification')
       return answer(res, 200, JSON.stringify({ challenge: String(body.challenge ?? '') }), 'application/json');
     if (body.ssl_check !== undefined) return answer(res, 200, '');
-    if (this.queue.full) return refuse(req, res, 503, 'busy, try again');
-    const eventId = typeof body.event_id === 'string' ? body.event_id : undefined;
     const retryNum = numberHeader(req.headers['x-slack-retry-num']);
-    if (eventId && this.recentEvents.has(eventId)) return this.dropRetry(res, eventId, retryNum);
-    const entry: InboxEntry = {
-      id: randomUUID(),
-      body,
-      receivedAt: this.now(),
+    const taken = await this.requests.take(body, {
       ...(retryNum !== undefined ? { retryNum } : {}),
       ...retryReason(req),
-    };
-    let durable = false;
-    if (this.options.inbox) {
-      try {
-        if ((await this.options.inbox.record(entry, eventId)) === 'duplicate')
-          return this.dropRetry(res, eventId!, retryNum);
-        durable = true;
-      } catch (error) {
-        // Redis is down: ack anyway and run from memory (the listeners tell the user the queue is unavailable)
-        this.options.logger.warn(`slack request not written down, running it from memory: ${errorMessage(error)}`);
-      }
-    }
-    if (eventId) this.remember(eventId);
-    answer(res, 200, '');
-    this.enqueue(entry, durable);
-  }
-
-  private dropRetry(res: http.ServerResponse, eventId: string, retryNum: number | undefined): void {
-    this.options.logger.info('slack retry of a request already taken: acked, not run again', {
-      eventId: eventId.slice(0, 40),
-      retryNum,
     });
+    if (taken.kind === 'busy') return refuse(req, res, 503, 'busy, try again');
     answer(res, 200, '');
-  }
-
-  private remember(eventId: string): void {
-    this.recentEvents.add(eventId);
-    if (this.recentEvents.size > RECENT_EVENT_IDS) this.recentEvents.delete(this.recentEvents.values().next().value!);
-  }
-
-  private enqueue(entry: InboxEntry, durable = true): void {
-    this.queue
-      .push(async () => {
-        try {
-          // the request's posts keep their identity when a next process re-runs it (a root is not posted twice)
-          // and its request id (so the ids of the jobs it queues: queued once however often it runs)
-          await withPostScope(
-            `req-${entry.id}`,
-            () =>
-              this.app!.processEvent({
-                body: entry.body as never,
-                ack: async () => undefined,
-                ...(entry.retryNum !== undefined ? { retryNum: entry.retryNum } : {}),
-                ...(entry.retryReason ? { retryReason: entry.retryReason } : {}),
-              }),
-            `r-${entry.id.replace(/-/g, '').slice(0, 12)}`,
-          );
-        } catch (error) {
-          this.options.logger.warn(`slack request could not be handled: ${errorMessage(error, 200)}`);
-        }
-        if (durable) await this.options.inbox?.done(entry.id);
-      })
-      .catch(() => undefined); // queue stopped: the entry stays in the inbox for the next process
+    if (taken.kind === 'taken') taken.run();
   }
 }
 

@@ -88,6 +88,45 @@ describe('Socket Mode', () => {
     expect(posts.map((p) => textOf(p.body)).join('\n')).toContain('STORAGE_URI_NOT_FOUND');
   });
 
+  it('runs an event Slack delivers four times (retry_attempt 0-3, one event_id) once: one answer', async () => {
+    const mention = {
+      token: 'x',
+      team_id: 'T0TEST',
+      api_app_id: 'A0APP',
+      type: 'event_callback',
+      event_id: 'EvRetried',
+      event_time: 1,
+      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+      event: {
+        type: 'app_mention',
+        user: 'U0BOB',
+        text: '<@U0BOT> status -n default',
+        channel: 'C0RETRIED',
+        ts: '1700.000400',
+        event_ts: '1700.000400',
+      },
+    };
+    const acks = [];
+    for (let attempt = 0; attempt < 4; attempt++)
+      acks.push(
+        await socket.send(
+          'events_api',
+          mention,
+          5000,
+          attempt === 0 ? {} : { retry_attempt: attempt, retry_reason: 'timeout' },
+        ),
+      );
+    expect(acks).toHaveLength(4);
+    const answers = () =>
+      slack
+        .callsTo('chat.postMessage')
+        .filter((c) => c.body.channel === 'C0RETRIED' && /^1 InferenceService in default/.test(String(c.body.text)));
+    await slack.waitFor(() => answers().length > 0, 20_000);
+    // time for a second run to show itself, had one been started
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(answers()).toHaveLength(1);
+  });
+
   it('answers bad input in a mention with chat.postEphemeral', async () => {
     await socket.send('events_api', {
       token: 'x',

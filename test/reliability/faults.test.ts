@@ -20,12 +20,13 @@ import path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { postSignedClick, proposalIdOf, proposalMessages, writes } from '../e2e/remediation-harness.js';
-import { startFakeSlackApi, type FakeSlackApi, type RecordedCall } from '../support/fake-slack-api.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
 import { ensureFreshDist } from '../support/fresh-dist.js';
 import { freePort } from '../support/redis-server.js';
 import { slashCommandBody } from '../support/slack-signing.js';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { until } from '../support/until.js';
+import { slackOutcomes } from './slack-outcomes.js';
 import { figure, postSigned, startServeChild, startSimulatorChild, workDir, type ServeChild } from './serve-child.js';
 
 const SECRET = `rel-faults-${randomUUID()}`;
@@ -72,36 +73,7 @@ async function sigkill(b: ServeChild): Promise<void> {
   await b.exited;
 }
 
-/** The root turned from "Diagnosing…" into what happened (a verdict, CLUSTER_UNREACHABLE, DIAGNOSIS_TIMEOUT, …). */
-const isVerdict = (c: RecordedCall) =>
-  c.method === 'chat.update' && c.status === 200 && !String(c.body.text).startsWith('Diagnosing');
-/** An InferenceService that does not exist is answered to the asker alone (ephemeral), its root removed. */
-const isEphemeralAnswer = (c: RecordedCall) =>
-  c.method === 'chat.postEphemeral' && c.status === 200 && c.response?.ok === true;
-const answered = (channel: string) =>
-  slack.calls.some((c) => c.body.channel === channel && (isVerdict(c) || isEphemeralAnswer(c)));
-/** Root messages posted in the channel (deleted ones included). */
-const rootsIn = (channel: string) =>
-  slack.calls.filter(
-    (c) =>
-      c.method === 'chat.postMessage' &&
-      c.status === 200 &&
-      c.response?.ok === true &&
-      c.body.channel === channel &&
-      !c.body.thread_ts,
-  );
-
-/** Posts in the channel that repeat an earlier one (same thread, same text): each is a duplicate. */
-function duplicatesIn(channel: string): number {
-  const seen = new Set<string>();
-  let dup = Math.max(0, slack.calls.filter((c) => c.body.channel === channel && isEphemeralAnswer(c)).length - 1);
-  for (const m of slack.store.all().filter((x) => x.channel === channel && !x.ephemeralTo)) {
-    const key = `${m.threadTs ?? 'root'}\u0000${m.text}`;
-    if (seen.has(key)) dup += 1;
-    seen.add(key);
-  }
-  return dup;
-}
+const { answered, rootsIn, duplicatesIn } = slackOutcomes(() => slack);
 
 /** The warnings and errors of the processes a test ran, for a failure to say what they saw. */
 const warningsOf = (children: ServeChild[]) =>

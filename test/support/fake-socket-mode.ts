@@ -16,11 +16,12 @@ export interface FakeSocketMode {
   url: string;
   acks: SocketAck[];
   waitForClient(timeoutMs?: number): Promise<void>;
-  /** Sends an envelope to the connected app; resolves with its ack. */
+  /** Sends an envelope to the connected app; resolves with its ack. `envelope`: more envelope fields (`retry_attempt`, `retry_reason`). */
   send(
     type: 'slash_commands' | 'events_api' | 'interactive',
     payload: Record<string, unknown>,
     timeoutMs?: number,
+    envelope?: Record<string, unknown>,
   ): Promise<SocketAck>;
   close(): Promise<void>;
 }
@@ -73,7 +74,7 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
           setTimeout(resolve, 50); // let the client handle hello
         });
       }),
-    send: (type, payload, timeoutMs = 5000) =>
+    send: (type, payload, timeoutMs = 5000, envelope = {}) =>
       new Promise<SocketAck>((resolve, reject) => {
         if (!client) return reject(new Error('no Socket Mode client connected'));
         counter += 1;
@@ -87,7 +88,13 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
           },
         });
         client.send(
-          JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api' }),
+          JSON.stringify({
+            envelope_id: envelopeId,
+            type,
+            payload,
+            accepts_response_payload: type !== 'events_api',
+            ...envelope,
+          }),
         );
       }),
     close: () =>
