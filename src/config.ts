@@ -91,6 +91,7 @@ export const fileConfigSchema = z
         concurrency: z.number().int('expected an integer').min(1).max(64).default(4),
         attempts: z.number().int('expected an integer').min(1).max(20).default(4),
         backoffMs: z.number().int('expected an integer').min(10).default(2000),
+        holdMs: z.number().int('expected an integer').min(0).max(60_000).default(8000),
         name: z
           .string()
           .regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, - or _')
@@ -229,7 +230,15 @@ export interface AppConfig {
   /** null: every namespace. */
   namespaces: string[] | null;
   /** jobTimeoutMs: the file's `diagnosis.jobTimeout`, the deadline of one diagnosis or status job. */
-  queue: { name: string; concurrency: number; attempts: number; backoffMs: number; jobTimeoutMs: number };
+  /** holdMs: how long a request waits for Redis to come back before it is told "queue unavailable". */
+  queue: {
+    name: string;
+    concurrency: number;
+    attempts: number;
+    backoffMs: number;
+    holdMs: number;
+    jobTimeoutMs: number;
+  };
   diagnosis: DiagnosisConfig;
   /** Limits of every Kubernetes API request (src/kube/request-limits.ts); qps 0: no limit. */
   kubernetes: { requestTimeoutMs: number; qps: number; burst: number };

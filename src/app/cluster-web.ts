@@ -44,6 +44,7 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
       prefix,
       attempts: config.queue.attempts,
       backoffMs: config.queue.backoffMs,
+      holdMs: config.queue.holdMs,
       logger,
     });
     const named = clusterNamedPoster(slack.poster, name);

@@ -108,6 +108,7 @@ async function buildServices(options: ServeOptions, parts: RoleParts) {
     prefix,
     attempts: config.queue.attempts,
     backoffMs: config.queue.backoffMs,
+    holdMs: config.queue.holdMs,
     logger,
   });
   observeQueue(metrics, queue);

@@ -5,7 +5,8 @@
  * its options from its kind (the job id that makes it idempotent, attempts, retention). Diagnoses
  * are one per InferenceService at a time: a second request while one is queued or running finds the
  * running job and joins it instead of adding a second (`running`, `claim`, `join`). Every Redis call
- * made on behalf of a Slack request has a deadline and fails as QueueUnavailableError.
+ * made on behalf of a Slack request waits a few seconds for a connection that is away (a Redis restart
+ * or failover), then has a deadline, and fails as QueueUnavailableError.
  *
  * The queue's Redis name is the config's `queue.name` (default "isvc-doctor-diagnosis", the name it
  * has had since it carried diagnoses alone): the stores filed under it (proposals, audit log,
@@ -19,9 +20,10 @@ import { diagnosisDedupId, type Subscriber } from './job-data.js';
 import type { DiagnoseJobData } from './jobs/diagnose-job.js';
 import { JOB_KINDS, type JobData, type JobKindName } from './jobs/index.js';
 import type { JobKind } from './jobs/job-kind.js';
-import { withQueueDeadline } from './queue-errors.js';
+import { QueueUnavailableError, withQueueDeadline } from './queue-errors.js';
 import { RecoveringQueue } from './recovering-queue.js';
 import { createRedisConnection, type ConnectionLogger } from './redis-connection.js';
+import { redisReady } from './redis-ready.js';
 import { SubscriberStore } from './subscriber-store.js';
 
 export interface ClusterJobQueueOptions {
@@ -34,6 +36,11 @@ export interface ClusterJobQueueOptions {
   backoffMs: number;
   /** Deadline for each Redis call made while answering Slack. */
   opTimeoutMs?: number;
+  /**
+   * How long a call waits for a connection that is away (Redis restarting, a failover) before it
+   * fails as QueueUnavailableError (default 8000; 0: fail at once).
+   */
+  holdMs?: number;
   logger?: ConnectionLogger;
 }
 
@@ -49,11 +56,15 @@ const VERDICT_ROOT_TTL_S = 7 * 24 * 3600;
 /** How long a request's claim on an InferenceService holds when its process dies before releasing it. */
 export const CLAIM_TTL_MS = 5000;
 
+/** How long a request waits for Redis to come back (a restart takes a few seconds, ioredis retries every 2 s at most). */
+export const DEFAULT_HOLD_MS = 8000;
+
 export class ClusterJobQueue {
   private readonly producer: RecoveringQueue<JobData>;
   readonly store: SubscriberStore;
   readonly connection: Redis;
   private readonly timeoutMs: number;
+  private readonly holdMs: number;
 
   constructor(private readonly options: ClusterJobQueueOptions) {
     this.connection = createRedisConnection(options.redisUrl, 'producer', options.logger);
@@ -78,6 +89,7 @@ export class ClusterJobQueue {
     );
     this.store = new SubscriberStore(this.connection, `${prefix}:${options.name}`);
     this.timeoutMs = options.opTimeoutMs ?? 1500;
+    this.holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
   }
 
   /** The BullMQ Queue (a new one after its setup on Redis failed: recovering-queue.ts). */
@@ -91,7 +103,7 @@ export class ClusterJobQueue {
 
   /** The job diagnosing this InferenceService now (queued, running or waiting to retry), with its threads. */
   async running(target: TargetRef): Promise<RunningDiagnosis | null> {
-    return withQueueDeadline('find running diagnosis', this.timeoutMs, async () => {
+    return this.op('find running diagnosis', async () => {
       const jobId = await this.queue.getDeduplicationJobId(diagnosisDedupId(target));
       if (!jobId) return null;
       const job = await this.queue.getJob(jobId);
@@ -110,9 +122,7 @@ export class ClusterJobQueue {
   async add(data: JobData): Promise<{ jobId: string; created: boolean }> {
     const kind = JOB_KINDS[data.kind] as JobKind<JobKindName, JobData, never, unknown>;
     const opts = kind.options(data);
-    const job = await withQueueDeadline(`add ${data.kind} job`, this.timeoutMs, () =>
-      this.queue.add(data.kind, data, opts),
-    );
+    const job = await this.op(`add ${data.kind} job`, () => this.queue.add(data.kind, data, opts));
     return { jobId: job.id ?? opts.jobId ?? '', created: opts.jobId === undefined || job.id === opts.jobId };
   }
 
@@ -122,11 +132,7 @@ export class ClusterJobQueue {
    */
   async claim(target: TargetRef, owner: string, ttlMs = CLAIM_TTL_MS): Promise<boolean> {
     const key = `${this.queue.opts.prefix ?? 'bull'}:${this.options.name}:claim:${diagnosisDedupId(target)}`;
-    return withQueueDeadline(
-      'claim',
-      this.timeoutMs,
-      async () => (await this.connection.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK',
-    );
+    return this.op('claim', async () => (await this.connection.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK');
   }
 
   async release(target: TargetRef, owner: string): Promise<void> {
@@ -146,16 +152,15 @@ export class ClusterJobQueue {
    * diagnosis asked again in that thread (Re-diagnose, a mention) brings the root up to date too.
    */
   async rememberVerdictRoot(channel: string, rootTs: string, target: TargetRef): Promise<void> {
-    await withQueueDeadline('remember verdict root', this.timeoutMs, () =>
+    await this.op('remember verdict root', () =>
       this.connection.set(this.verdictKey(channel, rootTs), diagnosisDedupId(target), 'EX', VERDICT_ROOT_TTL_S),
     );
   }
 
   /** True when the thread's root message is this InferenceService's verdict (see rememberVerdictRoot). */
   async isVerdictRoot(channel: string, threadTs: string, target: TargetRef): Promise<boolean> {
-    return withQueueDeadline(
+    return this.op(
       'find verdict root',
-      this.timeoutMs,
       async () => (await this.connection.get(this.verdictKey(channel, threadTs))) === diagnosisDedupId(target),
     );
   }
@@ -166,10 +171,22 @@ export class ClusterJobQueue {
 
   /** Adds a thread to a running job; false when that job is already posting its answers. */
   async join(jobId: string, subscriber: Subscriber): Promise<boolean> {
-    return withQueueDeadline('join running diagnosis', this.timeoutMs, () => this.store.join(jobId, subscriber));
+    return this.op('join running diagnosis', () => this.store.join(jobId, subscriber));
   }
 
-  /** For /readyz. */
+  /**
+   * A Redis call on behalf of a request: held while the connection is away (up to holdMs), then
+   * run with its deadline; fails as QueueUnavailableError.
+   */
+  private async op<T>(what: string, call: () => Promise<T>): Promise<T> {
+    if (this.connection.status !== 'ready' && this.holdMs > 0)
+      await redisReady(this.connection, this.holdMs).catch(() => {
+        throw new QueueUnavailableError(`${what}: Redis did not come back within ${this.holdMs} ms`);
+      });
+    return withQueueDeadline(what, this.timeoutMs, call);
+  }
+
+  /** For /readyz: Redis answers now (not held). */
   async ping(): Promise<void> {
     await withQueueDeadline('ping', this.timeoutMs, () => this.connection.ping());
   }

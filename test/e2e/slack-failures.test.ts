@@ -1,6 +1,7 @@
 /**
- * End to end, when things go wrong: Redis down at command time, Slack answering 429, no worker
- * running when the job is queued (and another process's worker picking it up).
+ * End to end, when things go wrong: Redis down at command time (past the hold: "queue unavailable";
+ * a restart within it: held and answered), Slack answering 429, no worker running when the job is
+ * queued (and another process's worker picking it up).
  */
 import { startRedisServer, type RedisHandle } from '../support/redis-server.js';
 import { postSignedCommand } from '../support/slack-signing.js';
@@ -11,7 +12,7 @@ import { SIGNING_SECRET, startBotHarness, textOf, type BotHarness } from './slac
 const verdictPosted = (channel: string) => (calls: BotHarness['slack']['calls']) =>
   calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
 
-describe('Redis down at command time', () => {
+describe('Redis down at command time, for longer than a command waits for it', () => {
   let redis: RedisHandle;
   let h: BotHarness;
   const clock = testClock();
@@ -23,7 +24,12 @@ describe('Redis down at command time', () => {
   };
   beforeAll(async () => {
     redis = await startRedisServer();
-    h = await startBotHarness({ redisUrl: redis.url, now: clock.now });
+    // a command waits 300 ms for Redis to come back, then is told
+    h = await startBotHarness({
+      redisUrl: redis.url,
+      now: clock.now,
+      file: { queue: { concurrency: 4, backoffMs: 50, attempts: 3, holdMs: 300 } },
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -71,6 +77,40 @@ describe('Redis down at command time', () => {
     expect(again.status).toBe(200);
     await h.slack.waitFor(verdictPosted('C0DOWN'), 20_000);
   }, 40_000);
+});
+
+describe('Redis restarting at command time', () => {
+  let redis: RedisHandle;
+  let h: BotHarness;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    h = await startBotHarness({ redisUrl: redis.url }); // the shipped hold: 8 s
+  });
+  afterAll(async () => {
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('holds a command while Redis restarts and answers it when Redis is back, never "queue unavailable"', async () => {
+    const port = redis.port;
+    await redis.stop();
+    const res = await postSignedCommand(h.eventsUrl, SIGNING_SECRET, {
+      text: 'diagnose sklearn-iris',
+      channel_id: 'C0RESTART',
+      response_url: h.slack.responseUrl('restart'),
+    });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0); // held, not answered
+    redis = await startRedisServer({ port });
+    await h.slack.waitFor(verdictPosted('C0RESTART'), 30_000);
+    const told = h.slack.callsTo('response_url').map((c) => String(c.body.text));
+    expect(told.filter((t) => t.includes('queue is unavailable'))).toEqual([]);
+    const roots = h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.body.channel === 'C0RESTART' && !c.body.thread_ts);
+    expect(roots).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('Slack and worker trouble', () => {
