@@ -8,6 +8,7 @@ import { knativeService } from './knative-service.js';
 import { llmConditions } from './llm-conditions.js';
 import { llmRouter } from './llm-router.js';
 import { llmWorkloads } from './llm-workloads.js';
+import { localModelCache } from './local-model-cache.js';
 import { modelContainer } from './model-container.js';
 import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
@@ -28,6 +29,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   knativeService,
   storageInitializer,
   storageInitializerInjection,
+  localModelCache,
   modelContainer,
   modelServerLog,
   imagePull,

@@ -27,6 +27,8 @@ import { STORAGE_INITIALIZER } from '../src/kube/pod-status.js';
 import { MUTATING_WEBHOOKS } from '../src/kube/resources.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
+/** Set on pods whose model KServe's local model cache serves from a node's disk (the webhook mounts its PVC). */
+const LOCAL_MODEL_LABEL = 'internal.serving.kserve.io/localmodel';
 const SOURCE_URI = /^internal\.serving\.(kserve\.io|kubeflow\.org)\/storage-initializer-sourceuri$/;
 
 export const storageInitializerInjection: Playbook = {
@@ -61,9 +63,13 @@ export const storageInitializerInjection: Playbook = {
   },
 };
 
-/** A pod that should download its model (annotation) but has no storage-initializer (and no modelcar doing it instead). */
+/**
+ * A pod that should download its model (annotation) but has no storage-initializer (and no modelcar
+ * doing it instead, nor the local model cache's PVC, which the webhook mounts in its place).
+ */
 function notInjected(pod: V1Pod): boolean {
   if (!Object.keys(pod.metadata?.annotations ?? {}).some((k) => SOURCE_URI.test(k))) return false;
+  if (pod.metadata?.labels?.[LOCAL_MODEL_LABEL]) return false;
   const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
   return !names.includes(STORAGE_INITIALIZER) && !names.some((n) => n.startsWith('modelcar'));
 }

@@ -90,6 +90,7 @@ const POD_LEVEL = [
   'NO_SUPPORTING_RUNTIME',
   'RUNTIME_UNSUPPORTED_MODEL',
   ...LLM_RUNTIME_CODES,
+  'LOCAL_MODEL_NOT_CACHED',
   'STORAGE_INITIALIZER_NOT_INJECTED',
   'STORAGE_URI_NOT_FOUND',
   'STORAGE_ACCESS_DENIED',
@@ -263,6 +264,16 @@ const table = {
         c,
         `set ${at(c, f, 'runtimeVersion')} to a release that loads this model, or export the model in a format version the runtime supports`,
       ),
+  },
+  LOCAL_MODEL_NOT_CACHED: {
+    severity: 'error',
+    title: "The cached model is not on the pod's node",
+    when: "the storageUri is served from KServe's local model cache (LocalModelCache / LocalModelNamespaceCache) and the node the pod runs on has no downloaded copy: the cache's `status.nodeStatus` for that node is NodeDownloadError, NodeDownloading, NodeDownloadPending or NodeNotReady, so the pod mounts an empty model directory",
+    evidence:
+      "the pod's node; the cache's source URI, node groups, that node's state and copies; the node's LocalModelNode `status.modelStatus`",
+    explains: [...NOT_READY, 'MODEL_FILE_MISSING', 'CRASH_LOOP', 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
+    next: (c, f) =>
+      `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}', then kubectl get localmodelcaches,localmodelnodes -o yaml and the download Jobs in kserve-localmodel-jobs (label node=that node): fix the failed download, then kubectl delete pod ${podOf(c, f)} -n ${c.namespace}`,
   },
   STORAGE_URI_NOT_FOUND: {
     severity: 'error',
