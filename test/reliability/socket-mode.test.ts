@@ -3,7 +3,8 @@
  * stand-in (SLACK_APP_TOKEN set), SIGKILLed right after it acked 20 slash commands; a new process
  * on the same queue answers every acked command, one root each, none left "Diagnosing…". Before the
  * Socket Mode front door wrote each envelope to the inbox before its ack, 11 of 20 were lost.
- * Prints `reliability: socket mode kill: commands lost 0` and the duplicates.
+ * An app mention Slack delivers 4 times (retry_attempt 0-3, one event_id) is answered once.
+ * Prints `reliability: socket mode kill: commands lost 0`, the duplicates, and the answers to the redelivered event.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
@@ -124,5 +125,41 @@ describe('Socket Mode, the bot killed', () => {
     expect(notOneRoot).toBe(0);
     expect(dups).toBe(0);
     expect(stuck).toBe(0);
+  });
+
+  it('an event delivered 4 times (retry_attempt 0-3, one event_id) is answered once', async () => {
+    await serveSocketMode();
+    const channel = `C0SOCKRETRY${randomUUID().slice(0, 4).toUpperCase()}`;
+    const mention = {
+      token: 'x',
+      team_id: 'T0TEST',
+      api_app_id: 'A0APP',
+      type: 'event_callback',
+      event_id: `Ev${randomUUID().slice(0, 8)}`,
+      event_time: 1,
+      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+      event: {
+        type: 'app_mention',
+        user: 'U0BOB',
+        text: '<@U0BOT> status -n default',
+        channel,
+        ts: '1700.000500',
+        event_ts: '1700.000500',
+      },
+    };
+    for (let attempt = 0; attempt < 4; attempt++)
+      await socket.send(
+        'events_api',
+        mention,
+        10_000,
+        attempt === 0 ? {} : { retry_attempt: attempt, retry_reason: 'timeout' },
+      );
+    const answers = () =>
+      slack.calls.filter((c) => c.method === 'chat.postMessage' && c.status === 200 && c.body.channel === channel);
+    await until(() => answers().length > 0, 'the status answer', 30_000);
+    // time for a second run to show itself, had one been started
+    await new Promise((r) => setTimeout(r, 2000));
+    figure('socket mode event delivered 4 times: answers', answers().length);
+    expect(answers()).toHaveLength(1);
   });
 });
