@@ -98,12 +98,25 @@ export function healthRoutes(deps: HealthDeps): HealthRoute[] {
   ];
 }
 
-/** The routes on a server of their own; resolves once listening. */
+/** A probe or a scraper sends its request at once: its headers within this long, the whole request within twice it. */
+export const HEALTH_HEADERS_TIMEOUT_MS = 5000;
+
+/**
+ * The routes on a server of their own (Socket Mode, worker-only processes); resolves once listening.
+ * Reading a request is bounded in time, as on the Slack front door: a client trickling its headers
+ * is answered 408 and its connection closed after HEALTH_HEADERS_TIMEOUT_MS instead of Node's 60 s.
+ */
 export async function startHealthServer(
   routes: HealthRoute[],
   port: number,
+  headersTimeoutMs = HEALTH_HEADERS_TIMEOUT_MS,
 ): Promise<{ server: http.Server; port: number }> {
-  const server = http.createServer((req, res) => {
+  const options: http.ServerOptions = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: 2 * headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(250, headersTimeoutMs),
+  };
+  const server = http.createServer(options, (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = routes.find((r) => r.path === path && r.method === req.method);
     if (route) route.handler(req, res);
@@ -112,6 +125,7 @@ export async function startHealthServer(
       res.end('{"error":"not found"}');
     }
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, resolve);
