@@ -5,6 +5,7 @@
  * (its workers kept dying: it never reaches a processor) is told too.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ClusterUnreachableError } from '../../src/kube/errors.js';
 import { testRedisUrl } from '../support/test-redis.js';
@@ -85,5 +86,31 @@ describe('a command job that gives up', () => {
     await h.slack.waitFor(() => ephemeralsTo(h!, 'U0STALL').length > 0, 15_000);
     expect(ran).toBe(0);
     expect(textOf(ephemeralsTo(h, 'U0STALL')[0]!.body)).toContain('JOB_STALLED');
+  });
+
+  it('is told by a worker started later when the worker that failed it for stalling died before telling', async () => {
+    h = await startQueueHarness(async () => {
+      throw new Error('not used');
+    });
+    const { jobId } = await h.queue.add({
+      kind: 'status',
+      namespace: 'kserve-test',
+      channel: 'C3',
+      user: 'U0LOST',
+      requestId: 'req-final-3',
+    });
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+    await redis.hset(`bull:${h.name}:${jobId}`, 'defa', 'job stalled more than allowable limit');
+    // a bare BullMQ worker fails it for stalling and tells no one: the worker that dies between the two
+    const bare = new Worker(h.name, async () => undefined, { connection: redis, prefix: 'bull' });
+    bare.on('error', () => undefined);
+    await until(async () => (await h!.queue.queue.getJobState(jobId)) === 'failed', 'the job failed unrun', 15_000);
+    await bare.close();
+    redis.disconnect();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ephemeralsTo(h, 'U0LOST')).toHaveLength(0);
+    h.startWorker();
+    await h.slack.waitFor(() => ephemeralsTo(h!, 'U0LOST').length > 0, 15_000);
+    expect(textOf(ephemeralsTo(h, 'U0LOST')[0]!.body)).toContain('JOB_STALLED');
   });
 });
