@@ -3,13 +3,16 @@
  *
  * The next step follows the kubelet's words: a tag that does not exist points at the
  * inferenceservice-config key or the spec field that set it; a refusal at the service account's
- * imagePullSecrets; an unreachable registry at the nodes' network.
+ * imagePullSecrets; an unreachable registry at the nodes' network. The model image of an OCI
+ * modelcar (the modelcar / modelcar-init containers of an oci:// storageUri) points at the
+ * storageUri and the pod's pull secrets instead (src/diagnosis/modelcar-image.ts).
  *
  * RBAC: list pods, list events (get configmaps/inferenceservice-config for a missing tag).
  * Emits: IMAGE_PULL_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { missingTag, registryOf, TAG_MISSING, UNAUTHORIZED, UNREACHABLE } from '../src/diagnosis/image-origin.js';
+import { modelcarPullAdvice, modelcarSourceOf } from '../src/diagnosis/modelcar-image.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
@@ -50,7 +53,15 @@ export const imagePull: Playbook = {
           );
         const component = componentOf(pod.metadata?.labels);
         const said = [s.state?.waiting?.message ?? '', ...events.map((e) => e.message ?? '')].join('\n');
-        const why = await pullAdvice(ctx, pod, s.image, said, component);
+        const uri = modelcarSourceOf(pod, s.name, s.image);
+        const why = uri
+          ? modelcarPullAdvice(
+              ctx,
+              pod,
+              { container: s.name, image: s.image, uri, component },
+              { tagMissing: TAG_MISSING.test(said), unauthorized: UNAUTHORIZED.test(said) },
+            )
+          : await pullAdvice(ctx, pod, s.image, said, component);
         out.push(
           finding('IMAGE_PULL_FAILED', {
             subject,
