@@ -4,7 +4,12 @@
  * WebSocket, acks them, and answers in threads; health routes on their own port. Also /isvc status.
  */
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { startFakeSocketMode, type FakeSocketMode } from '../support/fake-socket-mode.js';
+import {
+  type FakeSocketMode,
+  socketAppMention,
+  socketSlashCommand,
+  startFakeSocketMode,
+} from '../support/fake-socket-mode.js';
 import { startBotHarness, textOf, type BotHarness } from './slack-harness.js';
 
 let slack: FakeSlackApi;
@@ -30,20 +35,7 @@ beforeEach(() => slack.reset());
 const verdictPosted = (channel: string) => (calls: FakeSlackApi['calls']) =>
   calls.some((c) => c.method === 'chat.update' && c.body.channel === channel && /^[❌✅❔]/u.test(String(c.body.text)));
 
-const command = (text: string, channel: string) => ({
-  token: 'x',
-  team_id: 'T0TEST',
-  team_domain: 'test',
-  channel_id: channel,
-  channel_name: 'general',
-  user_id: 'U0ALICE',
-  user_name: 'alice',
-  command: '/isvc',
-  text,
-  api_app_id: 'A0APP',
-  response_url: slack.responseUrl(channel),
-  trigger_id: '1.2.3',
-});
+const command = (text: string, channel: string) => socketSlashCommand(text, channel, slack.responseUrl(channel));
 
 describe('Socket Mode', () => {
   it('opened its connection with the app token through SLACK_API_URL', () => {
@@ -64,24 +56,16 @@ describe('Socket Mode', () => {
   });
 
   it('answers an app mention inside a thread, in that thread', async () => {
-    await socket.send('events_api', {
-      token: 'x',
-      team_id: 'T0TEST',
-      api_app_id: 'A0APP',
-      type: 'event_callback',
-      event_id: 'Ev1',
-      event_time: 1,
-      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: {
-        type: 'app_mention',
-        user: 'U0BOB',
+    await socket.send(
+      'events_api',
+      socketAppMention({
+        eventId: 'Ev1',
         text: '<@U0BOT> diagnose default/sklearn-iris',
         channel: 'C0MENTION',
         ts: '1700.000200',
-        thread_ts: '1700.000100',
-        event_ts: '1700.000200',
-      },
-    });
+        threadTs: '1700.000100',
+      }),
+    );
     await slack.waitFor(verdictPosted('C0MENTION'), 20_000);
     const posts = slack.callsTo('chat.postMessage').filter((c) => c.body.channel === 'C0MENTION');
     for (const p of posts) expect(p.body.thread_ts).toBe('1700.000100');
@@ -89,23 +73,12 @@ describe('Socket Mode', () => {
   });
 
   it('runs an event Slack delivers four times (retry_attempt 0-3, one event_id) once: one answer', async () => {
-    const mention = {
-      token: 'x',
-      team_id: 'T0TEST',
-      api_app_id: 'A0APP',
-      type: 'event_callback',
-      event_id: 'EvRetried',
-      event_time: 1,
-      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: {
-        type: 'app_mention',
-        user: 'U0BOB',
-        text: '<@U0BOT> status -n default',
-        channel: 'C0RETRIED',
-        ts: '1700.000400',
-        event_ts: '1700.000400',
-      },
-    };
+    const mention = socketAppMention({
+      eventId: 'EvRetried',
+      text: '<@U0BOT> status -n default',
+      channel: 'C0RETRIED',
+      ts: '1700.000400',
+    });
     const acks = [];
     for (let attempt = 0; attempt < 4; attempt++)
       acks.push(
@@ -128,23 +101,10 @@ describe('Socket Mode', () => {
   });
 
   it('answers bad input in a mention with chat.postEphemeral', async () => {
-    await socket.send('events_api', {
-      token: 'x',
-      team_id: 'T0TEST',
-      api_app_id: 'A0APP',
-      type: 'event_callback',
-      event_id: 'Ev2',
-      event_time: 1,
-      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: {
-        type: 'app_mention',
-        user: 'U0BOB',
-        text: '<@U0BOT> diagnose NOPE',
-        channel: 'C0MENTION',
-        ts: '1700.000300',
-        event_ts: '1700.000300',
-      },
-    });
+    await socket.send(
+      'events_api',
+      socketAppMention({ eventId: 'Ev2', text: '<@U0BOT> diagnose NOPE', channel: 'C0MENTION', ts: '1700.000300' }),
+    );
     await slack.waitFor((calls) => calls.some((c) => c.method === 'chat.postEphemeral'));
     const e = slack.callsTo('chat.postEphemeral')[0]!;
     expect(e.body).toMatchObject({ channel: 'C0MENTION', user: 'U0BOB' });

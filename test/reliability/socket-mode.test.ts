@@ -13,7 +13,12 @@ import path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 import { loadSnapshot } from '../../src/snapshot/load-snapshot.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../support/fake-slack-api.js';
-import { startFakeSocketMode, type FakeSocketMode } from '../support/fake-socket-mode.js';
+import {
+  type FakeSocketMode,
+  socketAppMention,
+  socketSlashCommand,
+  startFakeSocketMode,
+} from '../support/fake-socket-mode.js';
 import { ensureFreshDist } from '../support/fresh-dist.js';
 import { deleteRedisKeys, testRedisUrl } from '../support/test-redis.js';
 import { until } from '../support/until.js';
@@ -63,20 +68,8 @@ async function serveSocketMode(): Promise<ServeChild> {
   return b;
 }
 
-const slashCommand = (text: string, channel: string) => ({
-  token: 'x',
-  team_id: 'T0TEST',
-  team_domain: 'test',
-  channel_id: channel,
-  channel_name: 'general',
-  user_id: 'U0ALICE',
-  user_name: 'alice',
-  command: '/isvc',
-  text,
-  api_app_id: 'A0APP',
-  response_url: slack.responseUrl(`${channel}-${randomUUID().slice(0, 6)}`),
-  trigger_id: '1.2.3',
-});
+const slashCommand = (text: string, channel: string) =>
+  socketSlashCommand(text, channel, slack.responseUrl(`${channel}-${randomUUID().slice(0, 6)}`));
 
 describe('Socket Mode, the bot killed', () => {
   it('SIGKILL right after 20 acks: every acked command answered by the next process, one root each', async () => {
@@ -130,23 +123,12 @@ describe('Socket Mode, the bot killed', () => {
   it('an event delivered 4 times (retry_attempt 0-3, one event_id) is answered once', async () => {
     await serveSocketMode();
     const channel = `C0SOCKRETRY${randomUUID().slice(0, 4).toUpperCase()}`;
-    const mention = {
-      token: 'x',
-      team_id: 'T0TEST',
-      api_app_id: 'A0APP',
-      type: 'event_callback',
-      event_id: `Ev${randomUUID().slice(0, 8)}`,
-      event_time: 1,
-      authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
-      event: {
-        type: 'app_mention',
-        user: 'U0BOB',
-        text: '<@U0BOT> status -n default',
-        channel,
-        ts: '1700.000500',
-        event_ts: '1700.000500',
-      },
-    };
+    const mention = socketAppMention({
+      eventId: `Ev${randomUUID().slice(0, 8)}`,
+      text: '<@U0BOT> status -n default',
+      channel,
+      ts: '1700.000500',
+    });
     for (let attempt = 0; attempt < 4; attempt++)
       await socket.send(
         'events_api',

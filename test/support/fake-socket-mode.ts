@@ -104,3 +104,49 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
       }),
   };
 }
+
+/** A slash command's payload as Socket Mode delivers it (`/isvc TEXT` by U0ALICE in `channel`). */
+export function socketSlashCommand(text: string, channel: string, responseUrl: string): Record<string, unknown> {
+  return {
+    token: 'x',
+    team_id: 'T0TEST',
+    team_domain: 'test',
+    channel_id: channel,
+    channel_name: 'general',
+    user_id: 'U0ALICE',
+    user_name: 'alice',
+    command: '/isvc',
+    text,
+    api_app_id: 'A0APP',
+    response_url: responseUrl,
+    trigger_id: '1.2.3',
+  };
+}
+
+/** An app mention's Events API payload as Socket Mode delivers it (U0BOB mentions the bot U0BOT). */
+export function socketAppMention(o: {
+  eventId: string;
+  text: string;
+  channel: string;
+  ts: string;
+  threadTs?: string;
+}): Record<string, unknown> {
+  return {
+    token: 'x',
+    team_id: 'T0TEST',
+    api_app_id: 'A0APP',
+    type: 'event_callback',
+    event_id: o.eventId,
+    event_time: 1,
+    authorizations: [{ team_id: 'T0TEST', user_id: 'U0BOT', is_bot: true }],
+    event: {
+      type: 'app_mention',
+      user: 'U0BOB',
+      text: o.text,
+      channel: o.channel,
+      ts: o.ts,
+      ...(o.threadTs ? { thread_ts: o.threadTs } : {}),
+      event_ts: o.ts,
+    },
+  };
+}
