@@ -10,6 +10,7 @@ import { llmRouter } from './llm-router.js';
 import { llmWorkloads } from './llm-workloads.js';
 import { localModelCache } from './local-model-cache.js';
 import { modelContainer } from './model-container.js';
+import { modelcar } from './modelcar.js';
 import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
@@ -30,6 +31,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   storageInitializer,
   storageInitializerInjection,
   localModelCache,
+  modelcar,
   modelContainer,
   modelServerLog,
   imagePull,

@@ -14,7 +14,8 @@ import { registryOf, splitImage } from './image-origin.js';
 import type { DiagnosisContext } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
 
-const MODELCAR_CONTAINER = /^modelcar(?:-init)?(?:-\d+)?$/;
+/** The containers KServe's webhook adds for an oci:// storageUri: modelcar, modelcar-init, and -N for further URIs. */
+export const MODELCAR_CONTAINER = /^modelcar(?:-init)?(?:-\d+)?$/;
 const SOURCE_URI = /^internal\.serving\.(?:kserve\.io|kubeflow\.org)\/storage-initializer-sourceuri$/;
 /** oci://, oci+modelcar:// (the explicit form of 0.19+): the URI's image is what the modelcar runs. */
 const OCI_URI = /^oci(?:\+modelcar)?:\/\/(.+)$/;

@@ -91,6 +91,7 @@ const POD_LEVEL = [
   'RUNTIME_UNSUPPORTED_MODEL',
   ...LLM_RUNTIME_CODES,
   'LOCAL_MODEL_NOT_CACHED',
+  'MODELCAR_FAILED',
   'STORAGE_INITIALIZER_NOT_INJECTED',
   'STORAGE_URI_NOT_FOUND',
   'STORAGE_ACCESS_DENIED',
@@ -274,6 +275,22 @@ const table = {
     explains: [...NOT_READY, 'MODEL_FILE_MISSING', 'CRASH_LOOP', 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
     next: (c, f) =>
       `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}', then kubectl get localmodelcaches,localmodelnodes -o yaml and the download Jobs in kserve-localmodel-jobs (label node=that node): fix the failed download, then kubectl delete pod ${podOf(c, f)} -n ${c.namespace}`,
+  },
+  MODELCAR_FAILED: {
+    severity: 'error',
+    title: 'The OCI modelcar fails',
+    when: "a container KServe runs the oci:// model image as (`modelcar-init`, the `modelcar` sidecar) exits: the image has nothing under /models (`NOK ... Prefetched but modelcar is invalid`), has no shell for the sidecar's `sh -c ln -sf`, or fails otherwise",
+    evidence: 'the container, its exit and restarts, the image; its log line',
+    explains: [
+      ...NOT_READY,
+      'MODEL_FILE_MISSING',
+      'CRASH_LOOP',
+      'READINESS_PROBE_FAILING',
+      'MODEL_LOAD_FAILED',
+      'STORAGE_INIT_FAILED',
+    ],
+    next: (c, f) =>
+      `kubectl logs ${podOf(c, f)} -n ${c.namespace} -c modelcar-init: the model image must hold the model under /models and a shell; rebuild it, or ${edit(c, `set ${at(c, f, 'storageUri')} to an image that does`)}`,
   },
   STORAGE_URI_NOT_FOUND: {
     severity: 'error',
