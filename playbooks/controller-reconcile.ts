@@ -49,7 +49,9 @@ export const controllerReconcile: Playbook = {
         e.involvedObject?.kind === 'InferenceService' &&
         e.involvedObject.name === ctx.target.name,
     );
-    const controllers = lookAtController(ctx, warnings, pods, services) ? await controllerLinesAbout(ctx) : [];
+    const controllers = lookAtController(ctx, warnings, pods, services)
+      ? await controllerLinesAbout(ctx, ownedNames(ctx, services, pods))
+      : [];
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
     const facts = versionFactsOf(ctx, pods, {
       images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)),
@@ -120,6 +122,19 @@ function lookAtController(
   return (
     pods.length > 0 && pods.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
   );
+}
+
+/** Names of the objects the service owns (by its UID), their revisions and pods: log lines naming them are about it. */
+function ownedNames(ctx: DiagnosisContext, services: KnativeService[], pods: V1Pod[]): string[] {
+  const uid = ctx.target.isvc.metadata?.uid;
+  const ownedBy = (o: { metadata?: { ownerReferences?: Array<{ uid?: string }> } }) =>
+    uid !== undefined && (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid);
+  return [
+    ...services
+      .filter(ownedBy)
+      .flatMap((s) => [s.metadata.name, s.status?.latestCreatedRevisionName, s.status?.latestReadyRevisionName]),
+    ...pods.map((p) => p.metadata?.name),
+  ].filter((n): n is string => n !== undefined);
 }
 
 /** One line per event (a multi-line message joined), the latest last. */

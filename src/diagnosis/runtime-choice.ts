@@ -10,6 +10,8 @@ import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Evidence, Finding } from '../findings/types.js';
 import { editCommand } from '../findings/next-step-context.js';
+import { kserveVersionOfImage } from '../signatures/version-facts.js';
+import { controllerContainerOf, controllerPods } from './controller-lines.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,6 +47,39 @@ function describe(rt: Runtime): string {
     .map((f) => `${f.name}${f.version ? `:${f.version}` : ''}${f.autoSelect ? '' : ' (not autoSelect)'}`)
     .join(', ');
   return `${rt.disabled ? 'disabled; ' : ''}formats ${formats || 'none'}; protocols ${rt.protocols.join(', ')}`;
+}
+
+/** Every runtime installed, namespace ones first: kind, name, whether disabled, the formats it lists. */
+function installedText(all: readonly Runtime[], namespace: string): string {
+  const one = (rt: Runtime) =>
+    `${rt.name}${rt.disabled ? ' (disabled)' : ''}: ${rt.formats.map((f) => `${f.name}${f.version ? `:${f.version}` : ''}`).join(', ') || 'no formats'}`;
+  const namespaced = all.filter((rt) => rt.kind === 'ServingRuntime');
+  const cluster = all.filter((rt) => rt.kind === 'ClusterServingRuntime');
+  return `installed: ServingRuntimes in ${namespace}: ${namespaced.map(one).join('; ') || 'none'}; ClusterServingRuntimes: ${cluster.map(one).join('; ') || 'none'}`;
+}
+
+/**
+ * The command that installs KServe's own ClusterServingRuntimes for a release: shipped apart from
+ * kserve.yaml from 0.8 (kserve-runtimes.yaml up to 0.11, kserve-cluster-resources.yaml from 0.12);
+ * undefined before 0.8 (no runtimes) or without a release.
+ */
+export function runtimesInstallCommand(version: string | undefined): string | undefined {
+  const m = version ? /^(\d+)\.(\d+)\.(\d+)$/.exec(version) : null;
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (major === 0 && minor < 8) return undefined;
+  const url = `https://github.com/kserve/kserve/releases/download/v${version}`;
+  return major === 0 && minor < 12
+    ? `kubectl apply -f ${url}/kserve-runtimes.yaml`
+    : `kubectl apply --server-side -f ${url}/kserve-cluster-resources.yaml`;
+}
+
+/** The KServe release the controller runs, from its image tag (undefined when not visible or not a release tag). */
+async function controllerRelease(ctx: DiagnosisContext): Promise<{ version?: string; image?: string }> {
+  const pod = (await controllerPods(ctx))[0];
+  const container = pod?.spec?.containers?.find((c) => c.name === controllerContainerOf(pod));
+  const version = kserveVersionOfImage(container?.image);
+  return { ...(container?.image ? { image: container.image } : {}), ...(version ? { version } : {}) };
 }
 
 /** Why one runtime cannot serve the component, or undefined when it can. */
@@ -89,13 +124,20 @@ export async function runtimeChoiceEvidence(ctx: DiagnosisContext, componentName
 
 /** The finding with the runtimes' evidence, and the next step they decide in place of the message's. */
 export function withRuntimeChoice(f: Finding, choice: RuntimeChoice): Finding {
-  return { ...f, evidence: [...f.evidence, ...choice.evidence], ...(choice.next ? { next: choice.next } : {}) };
+  return {
+    ...f,
+    evidence: [...f.evidence, ...choice.evidence],
+    ...(choice.next ? { next: choice.next } : {}),
+    ...(choice.title ? { title: choice.title } : {}),
+  };
 }
 
 export interface RuntimeChoice {
   evidence: Evidence[];
   /** The step that follows from the runtimes read: which runtime to name, enable or install, or which protocol to ask for. */
   next?: string;
+  /** What the runtimes read show, when it says more than the controller's message: none installed at all. */
+  title?: string;
 }
 
 /**
@@ -122,18 +164,25 @@ export async function runtimeChoice(ctx: DiagnosisContext, componentName = 'pred
       evidence: [asked, { kind: 'note', ref: subject, text: 'the runtimes could not be read (forbidden)' }],
       next: `Evidence missing: the serving runtimes (the bot may not list them): kubectl get clusterservingruntimes; kubectl get servingruntimes -n ${ctx.target.namespace} shows which list ${format ?? 'the model format'} and protocol ${protocol}`,
     };
-  if (all.length === 0)
+  if (all.length === 0) {
+    const release = await controllerRelease(ctx);
+    const install = runtimesInstallCommand(release.version);
+    const how = install
+      ? `${install} (KServe ${release.version}'s runtimes, read from the controller image ${release.image}${named ? `; it holds ${named}` : ''})`
+      : `install KServe's runtimes of the installed release (kserve-runtimes.yaml up to 0.11, kserve-cluster-resources.yaml from 0.12${named ? `, which holds ${named}` : ''}; the release is the controller image's tag: kubectl get deployments -A -l control-plane=kserve-controller-manager -o wide)`;
     return {
+      title: `No ServingRuntime or ClusterServingRuntime is installed, so ${named ? `none is named ${named}` : `none serves the model format ${format ?? '(none given)'}`}`,
       evidence: [
         asked,
         {
           kind: 'note',
           ref: subject,
-          text: 'no ServingRuntime in the namespace and no ClusterServingRuntime exists in the cluster',
+          text: `no ServingRuntime in ${ctx.target.namespace} and no ClusterServingRuntime exists in the cluster${release.image ? ` (controller image ${release.image})` : ''}`,
         },
       ],
-      next: `No ServingRuntime or ClusterServingRuntime is installed: install KServe's runtimes (kserve-cluster-resources / kserve-runtimes.yaml of the installed release${named ? `, which holds ${named}` : ''}), then the controller reconciles ${ctx.target.namespace}/${ctx.target.name} again`,
+      next: `No ServingRuntime or ClusterServingRuntime is installed: ${how}, then the controller reconciles ${ctx.target.namespace}/${ctx.target.name} again`,
     };
+  }
   const refFor = (rt: Runtime) =>
     refOf(rt.kind, rt.kind === 'ServingRuntime' ? ctx.target.namespace : undefined, rt.name);
   const out: Evidence[] = [asked];
@@ -143,7 +192,7 @@ export async function runtimeChoice(ctx: DiagnosisContext, componentName = 'pred
       out.push({
         kind: 'note',
         ref: subject,
-        text: `no runtime named ${named}; runtimes that exist: ${all.map((r) => r.name).join(', ')}`,
+        text: `no runtime named ${named}; ${installedText(all, ctx.target.namespace)}`,
       });
     else
       out.push({
@@ -159,11 +208,11 @@ export async function runtimeChoice(ctx: DiagnosisContext, componentName = 'pred
       ref: refFor(rt),
       text: `${mismatch(rt, format, protocol, false) ?? 'fits'}: ${describe(rt)}`,
     });
-  if (listing.length === 0 && !named)
+  if (listing.length === 0 && (!named || all.some((r) => r.name === named)))
     out.push({
       kind: 'note',
       ref: subject,
-      text: `no runtime lists the format ${format ?? '(none given)'}; runtimes that exist: ${all.map((r) => r.name).join(', ')}`,
+      text: `no ${named ? 'other ' : ''}runtime lists the format ${format ?? '(none given)'}; ${installedText(all, ctx.target.namespace)}`,
     });
   return { evidence: out, next: choiceNext(all) };
 
