@@ -20,7 +20,7 @@ import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { conditionOf, deploymentMode, isReady, refOf } from '../src/kube/inference-service-view.js';
-import type { KubeObject } from '../src/kube/schemas.js';
+import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
 
 interface GatewayRef {
   namespace: string;
@@ -101,26 +101,10 @@ async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
         `Knative VirtualService for ${ksvc.metadata.name}`,
       ),
     ),
-    ...services.map((s) => {
-      const rev = revisions.find(
-        (r) => r.metadata.name === (s.status?.latestReadyRevisionName ?? s.status?.latestCreatedRevisionName),
-      );
-      const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
-      return hop(
-        refOf('Service', ns, svc),
-        rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing',
-        `Knative Revision Service (${rev?.metadata.name ?? 'no revision'})`,
-      );
-    }),
+    ...services.map((s) => revisionHop(ns, s, revisions)),
     podsHop(ns, ctx.target.name, pods),
   ];
-  // Knative and KServe create the routes once the revision is ready: a route missing before that is a consequence
-  if (!servicesReady)
-    for (const h of hops)
-      if (h.state === 'missing' && /^VirtualService /.test(h.ref)) {
-        h.consequence = true;
-        h.text = `${h.text ?? ''}: not created while the revision is not ready`;
-      }
+  markConsequences(hops, services, revisions);
   const out: Finding[] = [
     finding('REQUEST_FLOW', {
       subject: refOf('InferenceService', ns, ctx.target.name),
@@ -168,6 +152,47 @@ async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
       );
   }
   return out;
+}
+
+/**
+ * The revision a Knative Service routes to (its latest ready one, else its latest created one); while
+ * a newer revision is not ready, the hop says that the older one still serves.
+ */
+function revisionHop(ns: string, s: KnativeService, revisions: Revision[]): Evidence {
+  const ready = s.status?.latestReadyRevisionName;
+  const created = s.status?.latestCreatedRevisionName;
+  const rev = revisions.find((r) => r.metadata.name === (ready ?? created));
+  const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
+  const newer = ready && created && created !== ready ? `; the latest, ${created}, is not ready` : '';
+  return hop(
+    refOf('Service', ns, svc),
+    rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing',
+    `Knative Revision Service (${rev?.metadata.name ?? 'no revision'}${rev && newer ? `, still serving${newer}` : ''})`,
+  );
+}
+
+/**
+ * A hop missing because one it depends on failed is a consequence, not a fault of its own: Knative
+ * and KServe create the routes (the VirtualServices) only once the revision is ready, and a revision
+ * that never became ready may have made no pods (its Deployment scaled to zero, or never created).
+ */
+function markConsequences(hops: Evidence[], services: KnativeService[], revisions: Revision[]): void {
+  if (services.every((s) => isReady(s))) return;
+  const notReady = services
+    .map((s) => revisions.find((r) => r.metadata.name === s.status?.latestCreatedRevisionName))
+    .find((r) => r && !isReady(r));
+  const reason = notReady ? conditionOf(notReady, 'Ready')?.reason : undefined;
+  const because = notReady
+    ? `the revision ${notReady.metadata.name} never became ready${reason ? ` (${reason})` : ''}`
+    : 'the revision never became ready';
+  const revisionFailing = hops.some((h) => h.state === 'failing' && /^Service /.test(h.ref));
+  for (const h of hops) {
+    const route = /^VirtualService /.test(h.ref);
+    const pods = /^Pods /.test(h.ref) && revisionFailing;
+    if (h.state !== 'missing' || !(route || pods)) continue;
+    h.consequence = true;
+    h.text = `${h.text ?? ''}: not made, ${because}`;
+  }
 }
 
 /** Ok only when every pod is ready: a partial count ("1/2 ready") is failing. */

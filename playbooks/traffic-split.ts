@@ -4,13 +4,16 @@
  *
  * Reports how traffic is split between revisions (or between a primary and a candidate
  * InferenceService under an Iter8 routing VirtualService), and a canary whose new revision fails
- * while the previous one still serves: a finding even when the InferenceService says Ready.
+ * while the previous one still serves: a finding even when the InferenceService says Ready. Without a
+ * canary, a new revision that failed while the previous one still takes the traffic is a failed
+ * rollout (src/diagnosis/failed-rollout.ts), not a missing revision.
  *
  * RBAC: list services/revisions.serving.knative.dev, list pods, list virtualservices.
- * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY.
+ * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY, ROLLOUT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { failedRollout, revisionPodsFailing as podsFailing, rolloutFinding } from '../src/diagnosis/failed-rollout.js';
 import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
@@ -43,7 +46,7 @@ function heldBack(
 export const trafficSplit: Playbook = {
   id: 'traffic-split',
   title: 'Canary and traffic split',
-  emits: ['TRAFFIC_SPLIT', 'CANARY_UNHEALTHY'],
+  emits: ['TRAFFIC_SPLIT', 'CANARY_UNHEALTHY', 'ROLLOUT_FAILED'],
   async run(ctx) {
     const ns = ctx.target.namespace;
     const [services, revisions, pods, virtualServices] = await Promise.all([
@@ -93,6 +96,8 @@ export const trafficSplit: Playbook = {
     for (const ksvc of services) {
       const canary = failingCanary(ksvc, services, revisions, pods, percent);
       if (canary) out.push(await canaryFinding(ctx, canary, pods, percent));
+      const rollout = canary || percent !== undefined ? undefined : failedRollout(ksvc, revisions, pods);
+      if (rollout) out.push(rolloutFinding(ctx, rollout, revisions, pods));
     }
     return out;
   },
@@ -103,13 +108,6 @@ interface FailingCanary {
   canary?: Revision;
   canaryName: string;
   previous: string;
-}
-
-/** A revision whose pods exist, none ready, and at least one failing (crash loop, init crash loop, …). */
-function podsFailing(pods: V1Pod[], revision: string | undefined): boolean {
-  const own = pods.filter((p) => revisionOfPod(p) === revision);
-  const ready = own.some((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
-  return own.length > 0 && !ready && own.some((p) => containerFailures(p).length > 0);
 }
 
 function failingCanary(

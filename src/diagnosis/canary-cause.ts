@@ -1,34 +1,41 @@
 /**
- * A failing canary's own root cause, carried on the CANARY_UNHEALTHY finding: the most specific
- * finding it explains about the canary revision (its title, and the log lines or events that
- * decided it), so that the root cause shows why the canary fails, not only that it does; and its
- * next step after the rollback, so that the advice names the canary's fix too.
+ * A failing canary's or failed rollout's own root cause, carried on the CANARY_UNHEALTHY /
+ * ROLLOUT_FAILED finding: the most specific finding it explains about the new revision (its title,
+ * and the log lines or events that decided it), so that the root cause shows why the new revision
+ * fails, not only that it does; and its next step next to the rollback, so that the advice names the
+ * new revision's fix too.
  */
 import type { Finding } from '../findings/types.js';
 
+const CARRIERS = new Set(['CANARY_UNHEALTHY', 'ROLLOUT_FAILED']);
+
+/** The next step: the rollback then the canary's fix; for a rollout, the new revision's fix or the rollback. */
+function combinedNext(f: Finding, cause: Finding): string | undefined {
+  const revision = f.revision ?? cause.revision;
+  if (!f.next || !cause.next) return f.next;
+  if (f.code === 'ROLLOUT_FAILED') {
+    const rollback = f.next.replace(/^fix what revision \S+ failed on, or /, '');
+    return `for revision ${revision}: ${cause.next}; or ${rollback}`;
+  }
+  return `${f.next.replace(/, then fix the canary.*$/, '')}; then, for canary revision ${revision}: ${cause.next}`;
+}
+
 export function withCanaryCause(ordered: readonly Finding[]): Finding[] {
   return ordered.map((f) => {
-    if (f.code !== 'CANARY_UNHEALTHY') return f;
+    if (!CARRIERS.has(f.code)) return f;
     const cause = ordered.find(
-      (g) => g.consequenceOf === 'CANARY_UNHEALTHY' && g.revision === f.revision && g.severity === 'error',
+      (g) => g.consequenceOf === f.code && g.revision === f.revision && g.severity === 'error',
     );
     if (!cause) return f;
     const decisive = cause.evidence.filter((e) => e.kind === 'log' || e.kind === 'event').slice(0, 1);
-    const rollback = f.next?.replace(/, then fix the canary.*$/, '');
-    const next =
-      rollback && cause.next
-        ? `${rollback}; then, for canary revision ${f.revision ?? cause.revision}: ${cause.next}`
-        : f.next;
+    const next = combinedNext(f, cause);
+    const whose = f.code === 'ROLLOUT_FAILED' ? 'the new revision' : 'the canary';
     return {
       ...f,
       ...(next ? { next } : {}),
       evidence: [
         ...f.evidence,
-        {
-          kind: 'note' as const,
-          ref: cause.subject,
-          text: `the canary's own root cause: ${cause.code}: ${cause.title}`,
-        },
+        { kind: 'note' as const, ref: cause.subject, text: `${whose}'s own root cause: ${cause.code}: ${cause.title}` },
         ...decisive,
       ],
     };

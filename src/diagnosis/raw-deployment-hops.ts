@@ -2,10 +2,12 @@
  * The request flow of a RawDeployment InferenceService, which has no Knative or Istio hops of its
  * own: an Ingress (or a Gateway API HTTPRoute) → the component's Service → its Deployment (and
  * HPA) → pods. Each is read at the version the cluster serves; a hop that is absent is drawn
- * missing (the controller's log says why, e.g. an Ingress API version the cluster lacks).
+ * missing (the controller's log says why, e.g. an Ingress API version the cluster lacks). KServe
+ * creates the Ingress / HTTPRoute only once the predictor is ready: while PredictorReady is not True
+ * its absence is a consequence of what keeps the predictor unready, not a fault of its own.
  */
 import { DEPLOYMENTS, HORIZONTAL_POD_AUTOSCALERS, HTTP_ROUTES, INGRESSES } from '../kube/resources.js';
-import { refOf } from '../kube/inference-service-view.js';
+import { conditionOf, refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import { isvcLabelSelector, podsOf } from './related-objects.js';
@@ -44,6 +46,26 @@ function routeHop(kind: string, o: KubeObject, ns: string): Evidence {
   );
 }
 
+/**
+ * No Ingress / HTTPRoute: a consequence while the predictor is not ready (KServe makes it only
+ * after), when its Deployment says so too (a status frozen by a failing reconcile may say
+ * PredictorReady=False over an available Deployment: then the missing entry is the fault).
+ */
+function missingEntry(ctx: DiagnosisContext, deploymentUnready: boolean): Evidence {
+  const missing = hop(
+    refOf('Ingress', ctx.target.namespace, ctx.target.name),
+    'missing',
+    'Ingress or HTTPRoute (RawDeployment entry point): none for this service',
+  );
+  const predictor = conditionOf(ctx.target.isvc, 'PredictorReady');
+  if (!predictor || predictor.status === 'True' || !deploymentUnready) return missing;
+  return {
+    ...missing,
+    consequence: true,
+    text: `${missing.text}: not made, the predictor never became ready (PredictorReady=${predictor.status}${predictor.reason ? `, ${predictor.reason}` : ''})`,
+  };
+}
+
 export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence[]> {
   const ns = ctx.target.namespace;
   const name = ctx.target.name;
@@ -61,16 +83,18 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
     ...routes.filter((r) => ownedByService(r, name)).map((r) => ['HTTPRoute', r] as const),
   ];
   const ready = pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  const deploymentHops = deployments.map((d) => {
+    const want = num(d.spec, 'replicas');
+    const have = num(d.status, 'availableReplicas');
+    return hop(
+      refOf('Deployment', ns, d.metadata.name),
+      have > 0 && have >= Math.min(want, 1) ? 'ok' : 'failing',
+      `Deployment: ${have}/${want} available`,
+    );
+  });
+  const deploymentUnready = deploymentHops.length === 0 || deploymentHops.some((h) => h.state !== 'ok');
   return [
-    ...(entry.length
-      ? entry.map(([kind, o]) => routeHop(kind, o, ns))
-      : [
-          hop(
-            refOf('Ingress', ns, name),
-            'missing',
-            'Ingress or HTTPRoute (RawDeployment entry point): none for this service',
-          ),
-        ]),
+    ...(entry.length ? entry.map(([kind, o]) => routeHop(kind, o, ns)) : [missingEntry(ctx, deploymentUnready)]),
     ...(services.length
       ? services.map((s) =>
           hop(
@@ -80,15 +104,7 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
           ),
         )
       : [hop(refOf('Service', ns, `${name}-predictor`), 'missing', 'the component Service')]),
-    ...deployments.map((d) => {
-      const want = num(d.spec, 'replicas');
-      const have = num(d.status, 'availableReplicas');
-      return hop(
-        refOf('Deployment', ns, d.metadata.name),
-        have > 0 && have >= Math.min(want, 1) ? 'ok' : 'failing',
-        `Deployment: ${have}/${want} available`,
-      );
-    }),
+    ...deploymentHops,
     ...(deployments.length
       ? []
       : [hop(refOf('Deployment', ns, `${name}-predictor`), 'missing', 'the component Deployment')]),

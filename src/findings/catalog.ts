@@ -125,6 +125,15 @@ const table = {
     next: (c, f) =>
       `${edit(c, `set ${at(c, f, 'canaryTrafficPercent')} to 0 to send all traffic back to the last ready revision`)}, then fix the canary`,
   },
+  ROLLOUT_FAILED: {
+    severity: 'error',
+    title: 'The new revision failed while the previous one serves',
+    when: 'a spec change made a new revision that did not become ready (latest created is not the latest ready) while the previous ready revision still takes the traffic: a failed rollout, not a missing revision',
+    evidence: "both revisions; the traffic the previous one takes; the new revision's own cause",
+    explains: [...POD_LEVEL, ...NOT_READY],
+    next: (c, f) =>
+      `fix what revision ${f.revision ?? 'the new revision'} failed on, or roll back: ${edit(c, 'restore the spec the serving revision was made from')}`,
+  },
   STORAGE_URI_UNSUPPORTED: {
     severity: 'error',
     title: 'Storage URI scheme not supported',
