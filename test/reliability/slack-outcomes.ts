@@ -27,10 +27,13 @@ export function slackOutcomes(standIn: () => FakeSlackApi) {
         c.body.channel === channel &&
         !c.body.thread_ts,
     );
-  /** Posts in the channel that repeat an earlier one (same thread, same text): each is a duplicate. */
+  /**
+   * Posts in the channel that repeat an earlier one (same thread, same text): each is a duplicate.
+   * Ephemeral answers are counted apart (ephemeralRepeatsIn).
+   */
   const duplicatesIn = (channel: string): number => {
     const seen = new Set<string>();
-    let dup = Math.max(0, standIn().calls.filter((c) => c.body.channel === channel && isEphemeralAnswer(c)).length - 1);
+    let dup = 0;
     for (const m of standIn()
       .store.all()
       .filter((x) => x.channel === channel && !x.ephemeralTo)) {
@@ -40,6 +43,14 @@ export function slackOutcomes(standIn: () => FakeSlackApi) {
     }
     return dup;
   };
+  /**
+   * Ephemeral answers in the channel beyond the first. A process killed during the one Slack call of
+   * an ephemeral answer leaves it "pending", and the next run sends it again: Slack keeps no ephemeral
+   * message to look up, and a repeated answer beats a lost one (src/slack/once-poster.ts). One kill can
+   * repeat an answer at most once.
+   */
+  const ephemeralRepeatsIn = (channel: string): number =>
+    Math.max(0, standIn().calls.filter((c) => c.body.channel === channel && isEphemeralAnswer(c)).length - 1);
   /** Roots still saying "Diagnosing…" in these channels. */
   const stuckIn = (channels: string[]) =>
     standIn()
@@ -55,5 +66,5 @@ export function slackOutcomes(standIn: () => FakeSlackApi) {
           .map((c) => [c.method, c.status, String(c.body.text).slice(0, 40), c.body.ts ?? c.response?.ts]),
       ]),
     );
-  return { answered, rootsIn, duplicatesIn, stuckIn, report };
+  return { answered, rootsIn, duplicatesIn, ephemeralRepeatsIn, stuckIn, report };
 }
