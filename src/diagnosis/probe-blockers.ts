@@ -5,8 +5,9 @@
  * ext_authz EnvoyFilter, an AuthorizationPolicy with action CUSTOM, a JWT origin Policy: 401/302;
  * an AuthorizationPolicy on the gateway that requires a JWT principal: 403), or Istio RBAC in the service's namespace (a
  * ClusterRbacConfig that covers it with ServiceRoleBindings, ALLOW AuthorizationPolicies). Each
- * object is shown as its relevant fields, one "path: value" line each.
+ * object is shown as YAML: its identity and the fields that decide (objectEvidence).
  */
+import { Document, isCollection, isPair, type YAMLMap } from 'yaml';
 import { refOf } from '../kube/inference-service-view.js';
 import { matchesLabelSelector } from '../kube/label-selector.js';
 import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
@@ -37,17 +38,52 @@ export function flatten(value: unknown, prefix = ''): string[] {
 const RELEVANT =
   /filterName|ext_authz|workload|selector|action|provider|issuer|jwt|principal|excluded|targets|subjects|properties|mode|inclusion|exclusion|from|paths|methods|when/i;
 
-function objectEvidence(kind: string, o: KubeObject, max = 14): Evidence {
-  const lines = flatten(o.spec ?? {});
-  const picked = [
-    ...lines.filter((l) => RELEVANT.test(l.split(':')[0]!)),
-    ...lines.filter((l) => !RELEVANT.test(l.split(':')[0]!)),
-  ].slice(0, max);
+/** The parts of `value` whose leaf paths `keep` accepts (arrays and maps left empty dropped), else undefined. */
+function pick(value: unknown, keep: (path: string) => boolean, prefix = ''): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((v, i) => pick(v, keep, `${prefix}[${i}]`)).filter((v) => v !== undefined);
+    return items.length > 0 ? items : undefined;
+  }
+  if (isObj(value)) {
+    const entries = Object.entries(value)
+      .map(([k, v]) => [k, pick(v, keep, prefix ? `${prefix}.${k}` : k)] as const)
+      .filter(([, v]) => v !== undefined);
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  }
+  return value === undefined || value === null || !keep(prefix) ? undefined : value;
+}
+
+/** A collection short enough for one line is written on one (`values: [user@example.com]`), inner ones first. */
+function compact(node: unknown): void {
+  if (!isCollection(node)) return;
+  for (const item of node.items) compact(isPair(item) ? item.value : item);
+  if (JSON.stringify(node.toJSON()).length <= COMPACT) node.flow = true;
+}
+const COMPACT = 64;
+
+/**
+ * The object as YAML: its kind, name and namespace, and the fields of its spec that decide what it
+ * does to a probe (RELEVANT; the first fields when none is), at most `max` lines.
+ */
+export function objectEvidence(kind: string, o: KubeObject, max = 16): Evidence {
+  const spec = o.spec ?? {};
+  const paths = flatten(spec).map((l) => l.slice(0, l.indexOf(': ')));
+  const deciding = paths.filter((p) => RELEVANT.test(p));
+  const shown = new Set(deciding.length > 0 ? deciding : paths.slice(0, 6));
+  const doc = new Document({
+    kind,
+    metadata: { name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) },
+    spec: pick(spec, (p) => shown.has(p)) ?? {},
+  });
+  (doc.get('metadata', true) as YAMLMap).flow = true;
+  compact(doc.contents);
+  const lines = doc.toString({ lineWidth: 0, flowCollectionPadding: false, indentSeq: false }).trimEnd().split('\n');
   return {
     kind: 'field',
     ref: refOf(kind, o.metadata.namespace, o.metadata.name),
-    excerpt: picked,
-    truncated: picked.length < lines.length,
+    excerpt: lines.slice(0, max),
+    format: 'yaml',
+    truncated: lines.length > max || shown.size < paths.length,
   };
 }
 

@@ -28,6 +28,8 @@ export interface Evidence {
   /** kind=log: the relevant lines (already redacted), with their 1-based line numbers in the log. */
   excerpt?: string[];
   lineNumbers?: number[];
+  /** `yaml`: the excerpt is a YAML document (an object with its identity and deciding fields), shown as a block. */
+  format?: 'yaml';
   /** kind=log: true when lines were left out of the excerpt. */
   truncated?: boolean;
   /** kind=link: where it points. kind=hop: the hop's state. */

@@ -114,6 +114,9 @@ function renderEvidence(e: Evidence, c: Colors): string[] {
     `    ${label}${first}${e.kind === 'note' ? '' : c.dim(`  (${e.ref})`)}`,
     // blank lines of a message (a trailing newline, a gap) would read as the end of the finding: left out
     ...more.filter((l) => l.trim() !== '').map((l) => `${indent}${l}`),
+    // an excerpt (a YAML object, the lines of a ConfigMap key) under it, as it was
+    ...(e.excerpt ?? []).map((l) => `${indent}${l}`),
+    ...(e.excerpt && e.truncated ? [`${indent}${c.dim('… (fields that do not decide left out)')}`] : []),
   ];
 }
 

@@ -4,12 +4,39 @@
  * code block with line numbers for log excerpts. Long lines are cut around the part that decides
  * (focus-line.ts), never at the head; newlines inside a value become " ⏎ " so a bullet stays one.
  */
+import { isMap, parseDocument, visit } from 'yaml';
 import type { Evidence } from '../../findings/types.js';
+import { cutAround } from '../../logs/cut-around.js';
 import { focusLine, keyIndex, namesError, readableLogLine } from './focus-line.js';
 import { cut, escapeCode, escapeMrkdwn, link } from './limits.js';
 
 /** Characters of one evidence line (a deciding line up to this long is shown whole). */
 export const LINE_MAX = 400;
+/** Lines of a YAML object's excerpt shown (its identity and deciding fields). */
+const YAML_LINES = 16;
+
+/**
+ * A YAML object's excerpt as one line of flow YAML without the identity the bullet already names
+ * (`spec: {mode: ON_WITH_INCLUSION, inclusion: {namespaces: [a, b]}}`); null when it does not parse.
+ */
+function flowYaml(lines: readonly string[]): string | null {
+  try {
+    const doc = parseDocument(lines.join('\n'));
+    if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
+    for (const key of ['kind', 'apiVersion', 'metadata']) doc.delete(key);
+    visit(doc, {
+      Collection: (_key, node) => {
+        node.flow = true;
+      },
+    });
+    return doc
+      .toString({ lineWidth: 0, flowCollectionPadding: false })
+      .trim()
+      .replace(/^\{|\}$/g, '');
+  } catch {
+    return null;
+  }
+}
 const HOP_ICON: Record<NonNullable<Evidence['state']>, string> = {
   ok: '✅',
   missing: '❌',
@@ -51,7 +78,14 @@ export function evidenceLine(e: Evidence, subject?: string, max = LINE_MAX, exce
     const state = `${e.state ?? 'unknown'}${e.consequence ? ': a consequence' : ''}`;
     return `${icon} ${ref || escapeMrkdwn(cut(shortRef(e.ref), 100))}${e.text ? ` — ${escapeMrkdwn(focusLine(oneLine(e.text), max))}` : ''} _(${state})_`;
   }
-  if (excerptLines === 0 && e.excerpt && e.excerpt.length > 0) {
+  if (excerptLines === 0 && e.format === 'yaml' && e.excerpt) {
+    // the first reply's compact form of an object: its deciding fields as one line of flow YAML,
+    // cut between tokens (the object holds only fields that decide, the first ones first)
+    const flow = flowYaml(e.excerpt);
+    if (flow)
+      return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}: \`${escapeMrkdwn(cutAround(flow, max, { start: 0, end: 0 })).replace(/`/g, "'")}\``;
+  }
+  if (excerptLines === 0 && e.excerpt && e.excerpt.length > 0 && e.format !== 'yaml') {
     // one line: the excerpt's lines joined (the first reply's compact form of a YAML excerpt)
     const joined = [e.text, ...e.excerpt]
       .filter(Boolean)
@@ -60,7 +94,8 @@ export function evidenceLine(e: Evidence, subject?: string, max = LINE_MAX, exce
     return `• _${sourceLabel(e)}_${ref ? ` ${ref}` : ''}: ${escapeMrkdwn(keyIndex(joined) >= 0 ? focusLine(joined, max) : cut(joined, max))}`;
   }
   const body = e.text ? escapeMrkdwn(focusLine(oneLine(e.text), max)) : '';
-  const n = excerptLines;
+  // a YAML object is never joined line by line: its indentation is its meaning
+  const n = e.format === 'yaml' ? Math.max(excerptLines, YAML_LINES) : excerptLines;
   const excerpt =
     e.excerpt && e.excerpt.length > 0
       ? `\n\`\`\`\n${e.excerpt
