@@ -156,14 +156,16 @@ async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
 
 /**
  * The revision a Knative Service routes to (its latest ready one, else its latest created one); while
- * a newer revision is not ready, the hop says that the older one still serves.
+ * a newer revision is not ready, the hop says that the older one still serves. The hop is the path a
+ * request takes, ok through the older revision: what is wrong with the newer one is the findings'
+ * to say (ROLLOUT_FAILED, a canary's failure), so its ✅ line names no failure.
  */
 function revisionHop(ns: string, s: KnativeService, revisions: Revision[]): Evidence {
   const ready = s.status?.latestReadyRevisionName;
   const created = s.status?.latestCreatedRevisionName;
   const rev = revisions.find((r) => r.metadata.name === (ready ?? created));
   const svc = rev?.status?.serviceName ?? rev?.metadata.name ?? 'none';
-  const newer = ready && created && created !== ready ? `; the latest, ${created}, is not ready` : '';
+  const newer = ready && created && created !== ready ? `; ${created}, the latest, has not taken over` : '';
   return hop(
     refOf('Service', ns, svc),
     rev ? (isReady(rev) ? 'ok' : 'failing') : 'missing',

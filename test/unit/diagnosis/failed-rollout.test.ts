@@ -53,7 +53,7 @@ describe('failed rollout', () => {
     });
     const flow = report.findings.find((f) => f.code === 'REQUEST_FLOW')!;
     expect(flow.evidence.find((e) => e.ref.startsWith('Service '))?.text).toContain(
-      `still serving; the latest, ${NEW}, is not ready`,
+      `still serving; ${NEW}, the latest, has not taken over`,
     );
   });
 
