@@ -6,15 +6,19 @@
  * the group with a Job and writes the result into the LocalModelNode (`status.modelStatus`) and the
  * cache (`status.nodeStatus`, `status.copies`). A pod on a node whose download failed or has not
  * finished starts on an empty directory: the model server finds no model, and no log of the pod says
- * why. Reads the cache's per-node state for the nodes the service's pods run on, and that node's
- * LocalModelNode when the download failed.
+ * why; a pod not yet scheduled while no node has the model waits on claims that the same download
+ * set-up creates. Reads the cache's per-node state for the nodes the service's pods run on, that
+ * node's LocalModelNode, the Jobs' namespace (inferenceservice-config's localModel.jobNamespace) and,
+ * while no download has finished, the node group's claim and volume storage classes.
  *
  * (A LocalModelNamespaceCache, 0.18+, labels the service `localmodel-namespace` as well: not read yet.)
  *
- * RBAC: list pods, get localmodelcaches and localmodelnodes (cluster-scoped).
+ * RBAC: list pods, get localmodelcaches, localmodelnodes and localmodelnodegroups (cluster-scoped),
+ * get configmaps/inferenceservice-config.
  * Emits: LOCAL_MODEL_NOT_CACHED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { claimClassMismatch, jobNamespaceOf } from '../src/diagnosis/local-model-download.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { podsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
@@ -27,8 +31,6 @@ const LOCAL_MODEL = 'internal.serving.kserve.io/localmodel';
 const LOCAL_MODEL_NAMESPACE = 'internal.serving.kserve.io/localmodel-namespace';
 const PVC_NAME = 'internal.serving.kserve.io/localmodel-pvc-name';
 const DOWNLOADED = 'NodeDownloaded';
-/** Where the node agent runs its download Jobs unless inferenceservice-config's localModel.jobNamespace says otherwise. */
-const DEFAULT_JOB_NAMESPACE = 'kserve-localmodel-jobs';
 
 interface CacheObject {
   metadata: { name: string };
@@ -48,66 +50,105 @@ export const localModelCache: Playbook = {
     const cacheName = labels[LOCAL_MODEL];
     // a LocalModelNamespaceCache (label localmodel-namespace, 0.18+) is not read yet
     if (!cacheName || labels[LOCAL_MODEL_NAMESPACE]) return [];
-    const [cache, pods] = await Promise.all([
+    // every read goes out together once the pods are known (the second wave): the node group from
+    // the pod's claim name (`<cache>-<node group>`), the Jobs' namespace, each pod node's LocalModelNode
+    const pods = await podsOf(ctx);
+    const claim = ctx.target.isvc.metadata.annotations?.[PVC_NAME];
+    const group = claim?.startsWith(`${cacheName}-`) ? claim.slice(cacheName.length + 1) : undefined;
+    const nodes = [...new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => Boolean(n)))];
+    const [cache, jobs, mismatch, nodeEvidence] = await Promise.all([
       ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_CACHES, '', cacheName),
-      podsOf(ctx),
+      jobNamespaceOf(ctx),
+      group ? claimClassMismatch(ctx, group) : Promise.resolve(undefined),
+      Promise.all(nodes.map(async (n) => [n, await nodeModelStatus(ctx, n, cacheName)] as const)),
     ]);
     if (!cache) return [];
+    const reads: Reads = { jobs, mismatch, group, nodeEvidence: new Map(nodeEvidence) };
+    const states = cache.status?.nodeStatus ?? {};
+    const anywhere = Object.values(states).includes(DOWNLOADED);
     const out: Finding[] = [];
     for (const pod of pods) {
       const node = pod.spec?.nodeName;
-      const state = node ? (cache.status?.nodeStatus?.[node] ?? 'absent from status.nodeStatus') : undefined;
-      if (!node || state === DOWNLOADED) continue;
-      out.push(await notCachedFinding(ctx, pod, node, state ?? '', cache));
+      if (node && states[node] !== DOWNLOADED)
+        out.push(notCachedFinding(ctx, pod, cache, reads, node, states[node] ?? 'absent from status.nodeStatus'));
+      // not scheduled yet, and no node of the group has the model
+      else if (!node && !anywhere) out.push(notCachedFinding(ctx, pod, cache, reads, undefined, describe(states)));
     }
     return out;
   },
 };
 
-async function notCachedFinding(
+interface Reads {
+  jobs: { namespace: string; configured: boolean };
+  mismatch: Awaited<ReturnType<typeof claimClassMismatch>>;
+  group: string | undefined;
+  nodeEvidence: Map<string, Evidence[]>;
+}
+
+const describe = (states: Record<string, string>) =>
+  Object.entries(states)
+    .map(([n, s]) => `${n}: ${s}`)
+    .join(', ') || 'no node yet';
+
+function notCachedFinding(
   ctx: DiagnosisContext,
   pod: V1Pod,
-  node: string,
-  state: string,
   cache: CacheObject,
-): Promise<Finding> {
+  reads: Reads,
+  node: string | undefined,
+  state: string,
+): Finding {
   const ns = ctx.target.namespace;
   const podName = pod.metadata?.name ?? '?';
-  const kind = 'LocalModelCache';
-  const cacheRef = refOf(kind, undefined, cache.metadata.name);
-  // the LocalModelNode's status key of a cluster-scoped cache is the cache's name
-  const statusKey = cache.metadata.name;
+  const model = cache.metadata.name;
+  const source = cache.spec?.sourceModelUri ?? model;
+  const groups = cache.spec?.nodeGroups ?? [];
   const downloaded = Object.entries(cache.status?.nodeStatus ?? {})
     .filter(([, s]) => s === DOWNLOADED)
     .map(([n]) => n);
+  const failed = /Error/.test(state);
+  const { jobs } = reads;
+  const mismatch = failed ? undefined : reads.mismatch;
+  const nodeStatus = node ? (reads.nodeEvidence.get(node) ?? []) : [];
   const copies = cache.status?.copies;
   const evidence: Evidence[] = [
     {
       kind: 'field',
       ref: refOf('Pod', ns, podName),
-      text: `nodeName: ${node}; ${PVC_NAME}: ${ctx.target.isvc.metadata.annotations?.[PVC_NAME] ?? '(none)'}`,
+      text: `nodeName: ${node ?? '(not scheduled)'}; ${PVC_NAME}: ${ctx.target.isvc.metadata.annotations?.[PVC_NAME] ?? '(none)'}`,
     },
     {
       kind: 'field',
-      ref: cacheRef,
-      text: `sourceModelUri: ${cache.spec?.sourceModelUri ?? '?'}; nodeGroups: [${(cache.spec?.nodeGroups ?? []).join(', ')}]; status.nodeStatus.${node}: ${state}${copies ? `; copies: available ${copies.available ?? 0}, failed ${copies.failed ?? 0}, total ${copies.total ?? 0}` : ''}`,
+      ref: refOf('LocalModelCache', undefined, model),
+      text: `sourceModelUri: ${source}; nodeGroups: [${groups.join(', ')}]; ${node ? `status.nodeStatus.${node}: ${state}` : `status.nodeStatus: ${state}`}${copies ? `; copies: available ${copies.available ?? 0}, failed ${copies.failed ?? 0}, total ${copies.total ?? 0}` : ''}`,
     },
-    ...(await nodeModelStatus(ctx, node, statusKey)),
+    ...nodeStatus,
+    ...(mismatch ? [mismatch.evidence] : []),
   ];
-  const failed = /Error/.test(state);
-  const elsewhere = downloaded.length ? ` (it is downloaded on ${downloaded.join(', ')})` : '';
-  const jobs = `kubectl get jobs,pods -n ${DEFAULT_JOB_NAMESPACE} -l model=${cache.metadata.name},node=${node} and kubectl logs -n ${DEFAULT_JOB_NAMESPACE} -l model=${cache.metadata.name},node=${node} (the namespace is localModel.jobNamespace in inferenceservice-config)`;
+  const jobNs = jobs.namespace;
+  const selector = `-l model=${model}${node ? `,node=${node}` : ''}`;
+  const where = jobs.configured ? '' : ' (the namespace is localModel.jobNamespace in inferenceservice-config)';
+  const look = `kubectl get jobs,pods -n ${jobNs} ${selector} and kubectl logs -n ${jobNs} ${selector}${where}`;
+  const thenPod = `kubectl delete pod ${podName} -n ${ns}${downloaded.length ? ` (it is downloaded on ${downloaded.join(', ')})` : ''}`;
+  const group = reads.group ?? groups[0] ?? '';
+  const claim = `${model}-${group}`;
+  const serving = ctx.target.isvc.metadata.annotations?.[PVC_NAME];
+  const onNode = node ? `onto node ${node}` : `onto any node of ${groups.join(', ') || 'its node groups'}`;
   return finding('LOCAL_MODEL_NOT_CACHED', {
     subject: refOf('Pod', ns, podName),
     title: failed
-      ? `The download of ${cache.spec?.sourceModelUri ?? cache.metadata.name} onto node ${node} failed (${kind} ${cache.metadata.name}: ${state}): pod ${podName} runs there on an empty model directory`
-      : `${cache.spec?.sourceModelUri ?? cache.metadata.name} is not downloaded onto node ${node} yet (${kind} ${cache.metadata.name}: ${state}): pod ${podName} runs there on an empty model directory`,
+      ? `The download of ${source} ${onNode} failed (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
+      : node
+        ? `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
+        : `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} waits unscheduled`,
     evidence,
     component: componentOf(pod.metadata?.labels),
     revision: revisionOfPod(pod),
     next: failed
-      ? `${jobs}: fix what the download Job says (disk space on ${node}, credentials of ${cache.spec?.sourceModelUri ?? 'the source'}), then kubectl delete jobs -n ${DEFAULT_JOB_NAMESPACE} -l model=${cache.metadata.name},node=${node} so the node agent downloads again, and kubectl delete pod ${podName} -n ${ns}${elsewhere}`
-      : `${jobs}: wait for the download to finish, then kubectl delete pod ${podName} -n ${ns}${elsewhere}`,
+      ? `${look}: fix what the download Job says (disk space on ${node}, credentials of ${source}), then kubectl delete jobs -n ${jobNs} ${selector} so the node agent downloads again, and ${thenPod}`
+      : mismatch
+        ? `kubectl edit localmodelnodegroup ${group}: set spec.persistentVolumeSpec.storageClassName to ${mismatch.pvcClass || '""'} (its claims ask for ${mismatch.pvcClass || 'no class'}, its volumes have ${mismatch.pvClass || 'none'}, so claim ${claim} in ${jobNs} never binds and no download starts: kubectl describe pvc ${claim} -n ${jobNs}), then kubectl delete pvc ${claim} -n ${jobNs} and kubectl delete pv ${claim}-download${serving ? `, kubectl delete pvc ${serving} -n ${ns} and kubectl delete pv ${serving}-${ns} (the pod's claim, from the same specs)` : ''} so the controller creates them again, and ${thenPod}`
+        : `kubectl describe pvc ${claim} -n ${jobNs} (the download Jobs' claim) and ${look}: wait for the download to finish or fix what keeps it from starting, then ${thenPod}`,
   });
 }
 
@@ -118,8 +159,8 @@ async function nodeModelStatus(ctx: DiagnosisContext, node: string, statusKey: s
     '',
     node,
   );
-  const status = localNode?.status?.modelStatus?.[statusKey];
   if (!localNode) return [];
+  const status = localNode.status?.modelStatus?.[statusKey];
   return [
     {
       kind: 'field',

@@ -278,10 +278,17 @@ const table = {
   LOCAL_MODEL_NOT_CACHED: {
     severity: 'error',
     title: "The cached model is not on the pod's node",
-    when: "the storageUri is served from KServe's local model cache (LocalModelCache / LocalModelNamespaceCache) and the node the pod runs on has no downloaded copy: the cache's `status.nodeStatus` for that node is NodeDownloadError, NodeDownloading, NodeDownloadPending or NodeNotReady, so the pod mounts an empty model directory",
+    when: "the storageUri is served from KServe's local model cache (LocalModelCache) and the node the pod runs on has no downloaded copy (the cache's `status.nodeStatus` for that node is NodeDownloadError, NodeDownloading, NodeDownloadPending or NodeNotReady, so the pod mounts an empty model directory), or the pod is not scheduled while no node has one",
     evidence:
-      "the pod's node; the cache's source URI, node groups, that node's state and copies; the node's LocalModelNode `status.modelStatus`",
-    explains: [...NOT_READY, 'MODEL_FILE_MISSING', 'CRASH_LOOP', 'READINESS_PROBE_FAILING', 'MODEL_LOAD_FAILED'],
+      "the pod's node; the cache's source URI, node groups, the nodes' states and copies; the node's LocalModelNode `status.modelStatus`; a node group whose claim and volume storage classes differ",
+    explains: [
+      ...NOT_READY,
+      'MODEL_FILE_MISSING',
+      'CRASH_LOOP',
+      'READINESS_PROBE_FAILING',
+      'MODEL_LOAD_FAILED',
+      'POD_UNSCHEDULABLE',
+    ],
     next: (c, f) =>
       `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}', then kubectl get localmodelcaches,localmodelnodes -o yaml and the download Jobs in kserve-localmodel-jobs (label node=that node): fix the failed download, then kubectl delete pod ${podOf(c, f)} -n ${c.namespace}`,
   },

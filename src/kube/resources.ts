@@ -122,4 +122,11 @@ export const INFERENCE_POOLS_ALPHA = vr(
 export const GATEWAYS = vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'gateways', 'Gateway');
 /** KServe's local model cache (serving.kserve.io v1alpha1, cluster-scoped from 0.15) and each node's download state. */
 export const LOCAL_MODEL_CACHES = vr('serving.kserve.io', ['v1alpha1'], 'localmodelcaches', 'LocalModelCache', false);
+export const LOCAL_MODEL_NODE_GROUPS = vr(
+  'serving.kserve.io',
+  ['v1alpha1'],
+  'localmodelnodegroups',
+  'LocalModelNodeGroup',
+  false,
+);
 export const LOCAL_MODEL_NODES = vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodes', 'LocalModelNode', false);

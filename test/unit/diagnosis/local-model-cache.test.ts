@@ -15,7 +15,9 @@ const TARGET = { namespace: 'llm', name: 'llama3-8b' };
 
 type Obj = {
   kind?: string;
-  metadata?: { name?: string; labels?: Record<string, string> };
+  apiVersion?: string;
+  data?: Record<string, string>;
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
   status?: Record<string, unknown>;
 };
 
@@ -70,6 +72,20 @@ describe('local-model-cache playbook', () => {
   it('finds nothing when the pod runs on a node that has the model', async () => {
     const report = await diagnoseVariant((objects) => setNodeStatus(objects, 'NodeDownloaded'));
     expect(report.findings.map((f) => f.code)).not.toContain('LOCAL_MODEL_NOT_CACHED');
+  });
+
+  it('names the Jobs namespace inferenceservice-config sets', async () => {
+    const report = await diagnoseVariant((objects) => {
+      objects.push({
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { name: 'inferenceservice-config', namespace: 'kserve' },
+        data: { localModel: JSON.stringify({ enabled: true, jobNamespace: 'model-jobs' }) },
+      } as Obj);
+    });
+    const root = report.findings[0]!;
+    expect(root.next).toContain('kubectl delete jobs -n model-jobs -l model=meta-llama3-8b-instruct,node=gpu-node-2');
+    expect(root.next).not.toContain('kserve-localmodel-jobs');
   });
 
   it('reads no cache for a service the cache does not serve', async () => {
