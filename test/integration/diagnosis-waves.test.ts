@@ -254,6 +254,13 @@ const SCENARIOS = [
 ] as const;
 const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' };
 
+/**
+ * Answers slow enough that a first wave sent together arrives before any answer, on a loaded machine
+ * too: at 40 ms a CI run busy with other test files once sent the last of a first wave after an
+ * answer had come, and counted 3 waves.
+ */
+const WAVE_LATENCY_MS = 250;
+
 describe('within 10 requests and 2 waves', () => {
   it.each(SCENARIOS)(
     '%s, as the CLI runs it: the discovery hint of an earlier process, recent (10 requests) or checked in the first wave',
@@ -262,7 +269,7 @@ describe('within 10 requests and 2 waves', () => {
         [Date.now(), 10],
         [undefined, olderHintBudget],
       ] as const) {
-        const { sim, kubeConfig, groups } = await cluster(scenario, 40);
+        const { sim, kubeConfig, groups } = await cluster(scenario, WAVE_LATENCY_MS);
         useDiscoveryHints({
           read: (c) => (c === sim.url ? { ...groups, ...(answeredAt ? { answeredAt } : {}) } : undefined),
           write: () => undefined,
@@ -283,7 +290,7 @@ describe('within 10 requests and 2 waves', () => {
   it.each(SCENARIOS)(
     '%s, as the bot runs it: discovery remembered, and the remediations it offers planned right after',
     async (scenario, namespace, name, _cliBudget) => {
-      const { sim, kubeConfig, groups } = await cluster(scenario, 40);
+      const { sim, kubeConfig, groups } = await cluster(scenario, WAVE_LATENCY_MS);
       rememberServedGroups(sim.url, groups);
       const report = await diagnose(kubeConfig, { namespace, name });
       expect(report.rootCause).not.toBeNull();
@@ -351,8 +358,7 @@ const LLM_SCENARIOS = [
   ['llm-quickstart-template-config-not-installed', 'default', 'distilgpt2-vllm-cpu', 'LLM_CONFIG_MERGE_FAILED'],
 ] as const;
 
-/** Answers slow enough that a first wave sent together arrives before any answer, on a loaded machine too. */
-const LLM_LATENCY_MS = 250;
+const LLM_LATENCY_MS = WAVE_LATENCY_MS;
 
 describe('an LLMInferenceService within 12 requests and 2 waves', () => {
   it.each(LLM_SCENARIOS)(
