@@ -112,6 +112,8 @@ function notCachedFinding(
   const nodeStatus = node ? (reads.nodeEvidence.get(node) ?? []) : [];
   const copies = cache.status?.copies;
   const evidence: Evidence[] = [
+    // what decides it first: a claim that never binds is why no download starts
+    ...(mismatch ? [mismatch.evidence] : []),
     {
       kind: 'field',
       ref: refOf('Pod', ns, podName),
@@ -123,7 +125,6 @@ function notCachedFinding(
       text: `sourceModelUri: ${source}; nodeGroups: [${groups.join(', ')}]; ${node ? `status.nodeStatus.${node}: ${state}` : `status.nodeStatus: ${state}`}${copies ? `; copies: available ${copies.available ?? 0}, failed ${copies.failed ?? 0}, total ${copies.total ?? 0}` : ''}`,
     },
     ...nodeStatus,
-    ...(mismatch ? [mismatch.evidence] : []),
   ];
   const jobNs = jobs.namespace;
   const selector = `-l model=${model}${node ? `,node=${node}` : ''}`;
@@ -138,9 +139,11 @@ function notCachedFinding(
     subject: refOf('Pod', ns, podName),
     title: failed
       ? `The download of ${source} ${onNode} failed (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
-      : node
-        ? `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
-        : `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} waits unscheduled`,
+      : mismatch
+        ? `No download of ${source} starts: node group ${reads.group ?? groups[0] ?? '?'} gives its volumes storage class ${mismatch.pvClass || '(none)'} while its claims ask for ${mismatch.pvcClass || '(none)'} (LocalModelCache ${model}: ${state})`
+        : node
+          ? `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
+          : `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} waits unscheduled`,
     evidence,
     component: componentOf(pod.metadata?.labels),
     revision: revisionOfPod(pod),
