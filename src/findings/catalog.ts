@@ -63,6 +63,11 @@ export interface CatalogEntry {
   explains: readonly string[];
   /** null for codes that need no action (context, a clean bill). */
   next: NextStepTemplate | null;
+  /**
+   * What the root message says of a service that is not ready with this code as its root cause, when
+   * "is not ready" alone would mislead (default "is not ready").
+   */
+  notReadyVerdict?: string;
 }
 
 /** Where a field of the finding's component lives in this object (the canary's own block for a canary revision). */
@@ -133,6 +138,8 @@ const table = {
     explains: [...POD_LEVEL, ...NOT_READY],
     next: (c, f) =>
       `fix what revision ${f.revision ?? 'the new revision'} failed on, or roll back: ${edit(c, 'restore the spec the serving revision was made from')}`,
+    // Knative keeps routing to the previous ready revision: requests are still answered
+    notReadyVerdict: 'is not ready, but its previous revision still serves',
   },
   STORAGE_URI_UNSUPPORTED: {
     severity: 'error',

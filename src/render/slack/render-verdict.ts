@@ -6,7 +6,7 @@
  * Grafana / Jaeger / Kiali links). The severity emoji is on this message only.
  */
 import type { TargetRef } from '../../core/target-ref.js';
-import type { FindingCode } from '../../findings/catalog.js';
+import { CATALOG, type FindingCode } from '../../findings/catalog.js';
 import { notFoundAlternatives } from '../../findings/not-found-alternatives.js';
 import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
@@ -84,7 +84,7 @@ export function verdictOf(report: Report): Verdict {
   if (!root) return { kind: 'unexplained', icon: '❔', phrase: 'is not ready, and no check found why', finding: null };
   // nothing of that name to be ready or not: "is not ready" would say it exists
   if (root.code === 'ISVC_NOT_FOUND') return { kind: 'not-found', icon: '🔍', phrase: 'does not exist', finding: root };
-  return { kind: 'not-ready', icon: '❌', phrase: 'is not ready', finding: root };
+  return { kind: 'not-ready', icon: '❌', phrase: CATALOG[root.code].notReadyVerdict ?? 'is not ready', finding: root };
 }
 
 /** The sentence as plain text (the notification and the CLI-like summary). */

@@ -180,6 +180,24 @@ describe('renderVerdict', () => {
     expect(renderVerdict(readyReport()).text).toBe('✅ default/sklearn-iris is ready (ISVC_READY)');
   });
 
+  it('says a failed rollout still serves its previous revision (the catalog entry\'s verdict), not just "is not ready"', () => {
+    const report = storageUriNotFoundReport();
+    report.rootCause = 'ROLLOUT_FAILED';
+    report.findings.unshift({
+      code: 'ROLLOUT_FAILED',
+      severity: 'error',
+      subject: 'Revision sklearn-iris-predictor-00002',
+      title:
+        'Revision sklearn-iris-predictor-00002 failed; sklearn-iris-predictor-00001 still takes 100% of the traffic',
+      evidence: [],
+      remediation: null,
+      next: 'fix what revision sklearn-iris-predictor-00002 failed on, or roll back',
+    });
+    expect(renderVerdict(report).text).toMatch(
+      /^❌ default\/sklearn-iris is not ready, but its previous revision still serves: ROLLOUT_FAILED — Revision sklearn-iris-predictor-00002 failed/,
+    );
+  });
+
   it('is never ✅ for a Ready service with an error finding: "Ready, but unreachable"', () => {
     const report = readyReport();
     report.rootCause = 'GATEWAY_MISSING';
