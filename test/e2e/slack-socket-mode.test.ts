@@ -21,7 +21,7 @@ beforeAll(async () => {
   slack = await startFakeSlackApi();
   socket = await startFakeSocketMode();
   slack.setSocketUrl(socket.url);
-  h = await startBotHarness({ slack, appToken: 'xapp-1-test' });
+  h = await startBotHarness({ slack, appToken: 'xapp-fake-e2e' });
   await socket.waitForClient();
   startCalls = slack.calls.map((c) => ({ method: c.method, auth: c.auth }));
 });
@@ -42,7 +42,7 @@ describe('Socket Mode', () => {
     expect(h.bot.app).not.toBeNull();
     expect(h.config.slack.socketMode).toBe(true);
     expect(startCalls).toContainEqual({ method: 'auth.test', auth: 'Bearer xoxb-e2e-token' });
-    expect(startCalls).toContainEqual({ method: 'apps.connections.open', auth: 'Bearer xapp-1-test' });
+    expect(startCalls).toContainEqual({ method: 'apps.connections.open', auth: 'Bearer xapp-fake-e2e' });
   });
 
   it('acks a slash command and answers in the thread', async () => {

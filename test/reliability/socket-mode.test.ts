@@ -61,7 +61,7 @@ async function serveSocketMode(): Promise<ServeChild> {
     redisUrl: testRedisUrl(),
     kubeServer: sim.url,
     queueName,
-    env: { SLACK_APP_TOKEN: 'xapp-1-reliability' },
+    env: { SLACK_APP_TOKEN: 'xapp-fake-reliability' },
   });
   started.push(b);
   await socket.waitForClient(30_000);
