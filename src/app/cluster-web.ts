@@ -14,7 +14,6 @@ import { createLogger } from '../core/logger.js';
 import { renderNoAgent } from '../notify/slack-command-replies.js';
 import { slackDiagnosisNotifier } from '../notify/slack-diagnosis-notifier.js';
 import { slackIncidentNotifier } from '../notify/slack-incident-notifier.js';
-import { ClusterJobQueue } from '../queue/cluster-job-queue.js';
 import { clusterQueuePrefix } from '../queue/queue-prefix.js';
 import type { Click } from '../remediation/decide-proposal.js';
 import { PROPOSAL_ID } from '../remediation/proposal.js';
@@ -26,6 +25,7 @@ import type { RunningServe, ServeOptions } from './serve.js';
 import { createSlackSide } from './slack-side.js';
 import { agentConfig } from './cluster-config.js';
 import { startWeb } from './web.js';
+import { clusterJobQueueOf } from './cluster-job-queue-of.js';
 
 export { agentConfig } from './cluster-config.js';
 
@@ -38,15 +38,7 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
   const parts = new Map<string, ClusterPart & { proposals: ProposalStore; incidents: RunningIncidents }>();
   for (const name of Object.keys(config.clusters!)) {
     const prefix = clusterQueuePrefix(base, name);
-    const queue = new ClusterJobQueue({
-      redisUrl: config.redisUrl,
-      name: config.queue.name,
-      prefix,
-      attempts: config.queue.attempts,
-      backoffMs: config.queue.backoffMs,
-      holdMs: config.queue.holdMs,
-      logger,
-    });
+    const queue = clusterJobQueueOf(config, prefix, logger);
     const named = clusterNamedPoster(slack.poster, name);
     const keyPrefix = `${prefix}:${config.queue.name}`;
     const incidents = startIncidents({

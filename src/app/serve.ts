@@ -12,6 +12,7 @@ import type { Worker } from 'bullmq';
 import { healthRoutes } from '../bot/health-routes.js';
 import { createBotMetrics, type BotMetrics } from '../bot/metrics.js';
 import { ConfigError, type AppConfig } from '../config.js';
+import { clusterJobQueueOf } from './cluster-job-queue-of.js';
 import { settledWithin } from '../core/bounded.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { redactDeep } from '../logs/redact-deep.js';
@@ -21,7 +22,7 @@ import { runCommand } from '../commands/index.js';
 import { packageVersion } from '../core/package-version.js';
 import { renderCommandReply } from '../notify/slack-command-replies.js';
 import { limitRequests } from '../kube/request-limits.js';
-import { ClusterJobQueue } from '../queue/cluster-job-queue.js';
+import type { ClusterJobQueue } from '../queue/cluster-job-queue.js';
 import type { CommandJobData } from '../queue/jobs/command-job.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
 import { describeRedis } from '../queue/redis-connection.js';
@@ -102,15 +103,7 @@ async function buildServices(options: ServeOptions, parts: RoleParts) {
   limitRequests(kubeConfig, { timeoutMs, qps, burst });
   const prefix = clusterQueuePrefix(options.queuePrefix ?? 'bull', cluster, isRedisCluster(config.redisUrl));
   const metrics = createBotMetrics();
-  const queue = new ClusterJobQueue({
-    redisUrl: config.redisUrl,
-    name: config.queue.name,
-    prefix,
-    attempts: config.queue.attempts,
-    backoffMs: config.queue.backoffMs,
-    holdMs: config.queue.holdMs,
-    logger,
-  });
+  const queue = clusterJobQueueOf(config, prefix, logger);
   observeQueue(metrics, queue);
   // the signature files are checked at start (serve loads them before this); the playbooks load with the first diagnosis
   const signatures = options.signatures ?? signatureCatalog(config.diagnosis.signatureFiles);
