@@ -1,4 +1,5 @@
 import type { Evidence, Finding, Report } from '../findings/types.js';
+import { readableLogLine } from '../logs/readable-log-line.js';
 import { terminalSafe } from './terminal-safe.js';
 
 /**
@@ -66,8 +67,12 @@ function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Map<st
         lines.push(
           c.dim(`${where}: ${repeated} line${repeated === 1 ? '' : 's'} shown above${fresh.length ? '; also:' : ''}`),
         );
-        const width = String(Math.max(0, ...fresh.map(([n]) => n))).length;
-        for (const [n, i] of fresh) lines.push(`      ${c.dim(String(n).padStart(width))} ${e.excerpt?.[i] ?? ''}`);
+        lines.push(
+          ...logLines(
+            fresh.map(([n, i]) => [n, e.excerpt?.[i] ?? '']),
+            c,
+          ),
+        );
         continue;
       }
     }
@@ -86,10 +91,12 @@ function renderFinding(f: Finding, c: Colors, isRoot: boolean, shownLogs: Map<st
 function renderEvidence(e: Evidence, c: Colors): string[] {
   if (e.kind === 'log') {
     const head = `    log ${e.ref}${e.container ? ` -c ${e.container}` : ''}${e.previous ? ' --previous' : ''}${e.truncated ? ' (excerpt, lines left out)' : ''}:`;
-    const width = String(Math.max(0, ...(e.lineNumbers ?? [0]))).length;
     return [
       head,
-      ...(e.excerpt ?? []).map((l, i) => `      ${c.dim(String(e.lineNumbers?.[i] ?? '').padStart(width))} ${l}`),
+      ...logLines(
+        (e.excerpt ?? []).map((l, i) => [e.lineNumbers?.[i], l]),
+        c,
+      ),
     ];
   }
   if (e.kind === 'hop') {
@@ -118,6 +125,26 @@ function renderEvidence(e: Evidence, c: Colors): string[] {
     ...(e.excerpt ?? []).map((l) => `${indent}${l}`),
     ...(e.excerpt && e.truncated ? [`${indent}${c.dim('… (fields that do not decide left out)')}`] : []),
   ];
+}
+
+/**
+ * Numbered log lines, a JSON controller line as its level, message and error (its stack trace left
+ * out; -o json keeps the raw line), and a line that says again what an earlier one said (a controller
+ * retrying) shown once with the numbers of its repeats.
+ */
+function logLines(numbered: readonly (readonly [number | undefined, string])[], c: Colors): string[] {
+  const width = String(Math.max(0, ...numbered.map(([n]) => n ?? 0))).length;
+  const first = new Map<string, { n: number | undefined; again: number[] }>();
+  for (const [n, raw] of numbered) {
+    const text = readableLogLine(raw);
+    const seen = first.get(text);
+    if (seen && n !== undefined) seen.again.push(n);
+    else if (!seen) first.set(text, { n, again: [] });
+  }
+  return [...first].map(([text, { n, again }]) => {
+    const repeats = again.length ? c.dim(`  (again at line${again.length === 1 ? '' : 's'} ${again.join(', ')})`) : '';
+    return `      ${c.dim(String(n ?? '').padStart(width))} ${text}${repeats}`;
+  });
 }
 
 function safeStrings<T>(value: T): T {

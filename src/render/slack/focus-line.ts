@@ -26,29 +26,6 @@ export function keyIndex(line: string): number {
   return -1;
 }
 
-/**
- * A structured (JSON) log line as a person reads it: its level, message and error, e.g.
- * `error: Failed to reconcile: no runtime found …`; any other line as it is.
- */
-export function readableLogLine(line: string): string {
-  const t = line.trim();
-  if (!t.startsWith('{') || !t.endsWith('}')) return line;
-  try {
-    const o = JSON.parse(t) as Record<string, unknown>;
-    const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
-    const msg = str('msg') ?? str('message');
-    const err = str('error') ?? str('err');
-    if (!msg && !err) return line;
-    const level = str('level') ?? str('severity');
-    return [level ? `${level.toLowerCase()}:` : '', [msg, err].filter(Boolean).join(': ')]
-      .filter(Boolean)
-      .join(' ')
-      .replace(/\s*\n\s*/g, ' ⏎ ');
-  } catch {
-    return line;
-  }
-}
-
 /** True when the line names what went wrong: a status code, an exception, a refusal (not a bare "failed"). */
 export const namesError = (line: string): boolean => KEYS.slice(0, -1).some((key) => key.test(line));
 

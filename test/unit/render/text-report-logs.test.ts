@@ -42,3 +42,33 @@ it('prints a multi-line note (an RBAC rule) with its own indentation, so it past
   expect(lines[cond + 1]).toBe('                 second'); // the blank line between them left out
   expect(lines.filter((l) => /^\s+$/.test(l))).toEqual([]); // no whitespace-only lines
 });
+
+it('prints a JSON controller line as its level, message and error, and a retried line once with the numbers of its repeats', () => {
+  const report: Report = storageUriNotFoundReport();
+  const line = (ts: number) =>
+    JSON.stringify({
+      level: 'error',
+      ts,
+      msg: 'Reconciler error',
+      error: 'admission webhook "pilot.validation.istio.io" denied the request',
+      stacktrace:
+        'sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller).reconcileHandler\n\t/go/x.go:258',
+    });
+  report.findings[0]!.evidence = [
+    {
+      kind: 'log',
+      ref: 'Pod kserve/ctl-0',
+      container: 'manager',
+      lineNumbers: [3, 4, 51],
+      excerpt: [line(1), 'plain', line(2)],
+    },
+  ];
+  const out = renderTextReport(report);
+  expect(out).toMatch(
+    /^ {6} 3 error: Reconciler error: admission webhook "pilot.validation.istio.io" denied the request {2}\(again at line 51\)$/m,
+  );
+  expect(out).toMatch(/^ {6} 4 plain$/m);
+  expect(out).not.toContain('stacktrace');
+  expect(out).not.toContain('reconcileHandler');
+  expect(out).not.toMatch(/^ {6}51 /m);
+});
