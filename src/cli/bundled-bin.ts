@@ -9,7 +9,13 @@
 import module from 'node:module';
 import path from 'node:path';
 import { cliCacheDirOf } from '../core/cli-cache-dir.js';
+import { unsupportedNodeMessage } from './supported-node.js';
 
+const refusal = unsupportedNodeMessage(process.version);
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(1);
+}
 const cacheDir = cliCacheDirOf(process.env);
 if (cacheDir) module.enableCompileCache(path.join(cacheDir, 'compile-cache'));
 const { runBin } = await import('./run-bin.js');
