@@ -15,6 +15,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { failedRollout, revisionPodsFailing as podsFailing, rolloutFinding } from '../src/diagnosis/failed-rollout.js';
 import { knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { describeChanges, revisionChanges } from '../src/diagnosis/revision-changes.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import {
@@ -95,7 +96,7 @@ export const trafficSplit: Playbook = {
 
     for (const ksvc of services) {
       const canary = failingCanary(ksvc, services, revisions, pods, percent);
-      if (canary) out.push(await canaryFinding(ctx, canary, pods, percent));
+      if (canary) out.push(await canaryFinding(ctx, canary, revisions, pods, percent));
       const rollout = canary || percent !== undefined ? undefined : failedRollout(ksvc, revisions, pods);
       if (rollout) out.push(rolloutFinding(ctx, rollout, revisions, pods));
     }
@@ -156,6 +157,7 @@ function failingCanary(
 async function canaryFinding(
   ctx: DiagnosisContext,
   c: FailingCanary,
+  revisions: Revision[],
   pods: V1Pod[],
   percent: number | undefined,
 ): Promise<Finding> {
@@ -172,13 +174,36 @@ async function canaryFinding(
     percent !== undefined
       ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}`
       : `previous ${c.previous}, canary ${c.canaryName}`;
+  // what the canary changed: the model's URI, the image, an arg, … (the spec change that made it)
+  const changed = revisionChanges(
+    revisions.find((r) => r.metadata.name === c.previous),
+    c.canary,
+  );
   const remediation = await offerFix('rollback-canary', ctx, { previous: c.previous, canary: c.canaryName, percent });
   return finding('CANARY_UNHEALTHY', {
     subject: refOf('Revision', ns, c.canaryName),
     title: `Canary revision ${c.canaryName} fails while ${c.previous} still serves traffic`,
     evidence: [
+      // what the canary changed decides what to fix, so it leads; the split follows
+      ...(changed.length
+        ? [
+            {
+              kind: 'field' as const,
+              ref: refOf('Revision', ns, c.canaryName),
+              text: `changed since ${c.previous}: ${describeChanges(changed)}`,
+            },
+          ]
+        : []),
       { kind: 'field', ref: refOf('Knative Service', ns, c.ksvc.metadata.name), text: `split: ${split}` },
-      { kind: 'field', ref: refOf('Revision', ns, c.previous), text: 'previous revision: ready, serving' },
+      ...(changed.length
+        ? []
+        : [
+            {
+              kind: 'field' as const,
+              ref: refOf('Revision', ns, c.previous),
+              text: 'previous revision: ready, serving',
+            },
+          ]),
       ...(ready
         ? [{ kind: 'condition' as const, ref: refOf('Revision', ns, c.canaryName), text: formatCondition(ready) }]
         : []),

@@ -13,6 +13,7 @@ import { componentOf, revisionOfPod } from '../kube/pod-labels.js';
 import { containerFailures } from '../kube/pod-status.js';
 import type { KnativeService, Revision } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
+import { describeChanges, revisionChanges } from './revision-changes.js';
 
 export interface FailedRollout {
   ksvc: KnativeService;
@@ -48,27 +49,6 @@ export function failedRollout(ksvc: KnativeService, revisions: Revision[], pods:
   return percent > 0 ? { ksvc, failed, serving: ready, percent } : undefined;
 }
 
-type Container = { image?: string; args?: string[] };
-const firstContainer = (r: Revision | undefined): Container | undefined =>
-  (r?.spec as { containers?: Container[] } | undefined)?.containers?.[0];
-const SOURCE_URI = 'internal.serving.kserve.io/storage-initializer-sourceuri';
-
-/** What the spec change altered between the serving revision and the failed one: the image, the model's URI, the args. */
-function changes(serving: Revision | undefined, failed: Revision): Array<{ what: string; was: string; now: string }> {
-  const [a, b] = [firstContainer(serving), firstContainer(failed)];
-  if (!serving || !a || !b) return [];
-  const pairs = [
-    { what: 'image', was: a.image ?? 'none', now: b.image ?? 'none' },
-    {
-      what: 'storageUri',
-      was: serving.metadata.annotations?.[SOURCE_URI] ?? 'none',
-      now: failed.metadata.annotations?.[SOURCE_URI] ?? 'none',
-    },
-    { what: 'args', was: (a.args ?? []).join(' '), now: (b.args ?? []).join(' ') },
-  ];
-  return pairs.filter((p) => p.was !== p.now);
-}
-
 export function rolloutFinding(ctx: DiagnosisContext, r: FailedRollout, revisions: Revision[], pods: V1Pod[]): Finding {
   const ns = ctx.target.namespace;
   const name = r.failed.metadata.name;
@@ -76,7 +56,7 @@ export function rolloutFinding(ctx: DiagnosisContext, r: FailedRollout, revision
   const revRef = refOf('Revision', ns, name);
   const configs = conditionOf(r.ksvc, 'ConfigurationsReady');
   const ready = conditionOf(r.failed, 'Ready');
-  const changed = changes(
+  const changed = revisionChanges(
     revisions.find((x) => x.metadata.name === r.serving),
     r.failed,
   );
@@ -103,7 +83,7 @@ export function rolloutFinding(ctx: DiagnosisContext, r: FailedRollout, revision
           {
             kind: 'field' as const,
             ref: revRef,
-            text: `changed since ${r.serving}: ${changed.map((c) => `${c.what} ${c.was} -> ${c.now}`).join('; ')}`,
+            text: `changed since ${r.serving}: ${describeChanges(changed)}`,
           },
         ]
       : []),
