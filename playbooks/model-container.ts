@@ -23,8 +23,10 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
-import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { eventsOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { kvCacheTokens } from '../src/changes/max-model-len.js';
+import { hiddenByMount } from '../src/diagnosis/hidden-by-mount.js';
+import { knativeReleaseOf } from '../src/diagnosis/knative-probes.js';
 import { withLlmRuntimeFixes } from '../src/diagnosis/llm-runtime-fixes.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
@@ -144,12 +146,17 @@ async function crashFindings(
   const causes = await Promise.all(
     withLlmRuntimeFixes(ctx, pod, failure.container, matched).map((f) => withOffer(ctx, f)),
   );
+  // a missing path under an empty volume mounted over the image's directory (Knative's /var/log)
+  const hidden = causes.length
+    ? undefined
+    : hiddenByMount(ctx, pod, failure.container, crash.source.lines, component, await knativeRelease(ctx, revision));
   return [
     ...causes,
     finding('CRASH_LOOP', {
       subject,
-      title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)`,
-      evidence: [state, ...crash.evidence],
+      title: `${failure.container} keeps crashing (${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restarts)${hidden ? `: ${hidden.path} is under ${hidden.mount.mountPath}, where ${hidden.by} mounts the empty volume ${hidden.mount.name}` : ''}`,
+      evidence: [state, ...crash.evidence, ...(hidden ? [hidden.evidence] : [])],
+      ...(hidden ? { next: hidden.next } : {}),
       remediation: await offerFix('restart-pods', ctx, {
         pods,
         component: component ?? 'predictor',
@@ -159,6 +166,13 @@ async function crashFindings(
       revision,
     }),
   ];
+}
+
+/** The Knative release the crashed pod's revision is labelled with, where Knative labels it. */
+async function knativeRelease(ctx: DiagnosisContext, revision: string | undefined): Promise<string | undefined> {
+  if (!revision) return undefined;
+  const rev = (await revisionsOf(ctx).catch(() => [])).find((r) => r.metadata?.name === revision);
+  return knativeReleaseOf(rev?.metadata?.labels);
 }
 
 /** A KV cache smaller than the context: the offer to set --max-model-len to what the cache holds (the number in vLLM's line). */

@@ -3,7 +3,8 @@
  * this object: `spec.predictor.model.storageUri`, `spec.default.predictor.tensorflow.storageUri`
  * (v1alpha2), a custom container's `env[STORAGE_URI]`, the component's `storageUris` where the spec
  * lists several models, and for a revision of a v1alpha2 canary endpoint the canary's own block
- * (`spec.canary.predictor…`), not the healthy default's. Next steps name these paths.
+ * (`spec.canary.predictor…`), not the healthy default's; a v1alpha2 custom predictor's container fields
+ * under `custom.container` (its CustomSpec wraps a v1.Container). Next steps name these paths.
  */
 import { componentsOf, type ComponentView } from '../kube/inference-service-view.js';
 import type { InferenceServiceObject } from '../kube/schemas.js';
@@ -57,7 +58,7 @@ export function fieldPathOf(
   if (key === 'resources') return view.resourcesPath.join('.');
   if (key === 'storageUri') {
     if ('storageUris' in view.spec) return `${base}.storageUris`;
-    if (view.modelPath.includes('containers')) return `${model}.env[STORAGE_URI]`;
+    if (view.userContainer) return `${model}.env[STORAGE_URI]`;
     if ('storage_uri' in modelBlock(view)) return `${model}.storage_uri`;
   }
   // v1alpha2 splits traffic on the spec, between its default and canary endpoints

@@ -53,9 +53,8 @@ export async function missingTag(
   const block = specBlock(ctx, component);
   // a custom container, or a spec that names the image itself: the spec set the tag, not the controller's config
   const custom =
-    componentsOf(ctx.target.isvc)
-      .find((c) => c.name === (component ?? 'predictor') && !c.canary)
-      ?.modelPath.includes('containers') ?? false;
+    componentsOf(ctx.target.isvc).find((c) => c.name === (component ?? 'predictor') && !c.canary)?.userContainer ??
+    false;
   const fromSpec = custom || (typeof block?.image === 'string' && splitImage(block.image).repo === repo);
   const configs = fromSpec
     ? []

@@ -43,6 +43,8 @@ export interface ComponentView {
   memoryRequest?: string;
   /** Path of the `resources` object to patch for a memory change. */
   resourcesPath: string[];
+  /** The model block is a container the user wrote (v1beta1 `containers[0]`, v1alpha2 `custom.container`): its image is theirs. */
+  userContainer: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -117,10 +119,18 @@ function viewComponent(name: ComponentName, canary: boolean, spec: Obj, path: st
   let block: Obj = key ? (spec[key] as Obj) : spec;
   let modelPath = key ? [...path, key] : path;
   let resourcesPath = [...modelPath, 'resources'];
+  let userContainer = false;
   if (!key && Array.isArray(spec.containers) && isObj(spec.containers[0])) {
     block = spec.containers[0] as Obj;
     modelPath = [...path, 'containers', '0'];
     resourcesPath = [...modelPath, 'resources'];
+    userContainer = true;
+  } else if (key === 'custom' && isObj(block.container)) {
+    // v1alpha2 CustomSpec is {container: v1.Container}: image, env, resources live one level down
+    block = block.container as Obj;
+    modelPath = [...modelPath, 'container'];
+    resourcesPath = [...modelPath, 'resources'];
+    userContainer = true;
   }
   const resources = isObj(block.resources) ? (block.resources as Obj) : {};
   const limits = isObj(resources.limits) ? (resources.limits as Obj) : {};
@@ -144,6 +154,7 @@ function viewComponent(name: ComponentName, canary: boolean, spec: Obj, path: st
     memoryLimit: str(limits.memory) ?? (typeof limits.memory === 'number' ? String(limits.memory) : undefined),
     memoryRequest: str(requests.memory),
     resourcesPath,
+    userContainer,
   };
 }
 
