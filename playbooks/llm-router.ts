@@ -13,6 +13,7 @@
  * (inference.networking.k8s.io, inference.networking.x-k8s.io), list deployments, list pods, get pods/log.
  * Emits: LLM_GATEWAY_NOT_READY, LLM_ROUTE_NOT_ACCEPTED, LLM_INFERENCE_POOL_NOT_READY, LLMISVC_NOT_READY.
  */
+import { readableLogLine } from '../src/logs/readable-log-line.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
   LLM_KIND,
@@ -381,7 +382,7 @@ async function eppFinding(ctx: DiagnosisContext, epp: KubeObject, pods: V1Pod[])
   return finding('LLM_INFERENCE_POOL_NOT_READY', {
     subject: ref,
     title: line
-      ? `The endpoint picker ${epp.metadata.name} is not available (${available} of ${wanted}): ${line.trim().slice(0, 200)}`
+      ? `The endpoint picker ${epp.metadata.name} is not available (${available} of ${wanted}): ${readableLogLine(line.trim())}`
       : `The endpoint picker ${epp.metadata.name} has ${available} of ${wanted} replicas available`,
     evidence: [
       { kind: 'field', ref, text: `replicas ${wanted}, availableReplicas ${available}` },

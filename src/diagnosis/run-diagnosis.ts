@@ -29,6 +29,7 @@ import { ForbiddenError, describeResource, type DeniedRequest } from '../kube/er
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { cutLine } from '../logs/cut-line.js';
+import { decidingSpan, focusLine } from '../logs/focus-line.js';
 import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { withCanaryCause } from './canary-cause.js';
@@ -84,6 +85,13 @@ export function answeredReadsOf(report: Report): AnsweredReads | undefined {
 
 /** What Kubernetes adds to a repeated event's message, which says nothing about the failure. */
 const withoutNoise = (text: string) => text.replace(/\(combined from similar events\):\s*/g, '');
+/**
+ * A title quotes a ReplicaSet's refusal after saying what refuses the pods; the refusal's own head
+ * (`Error creating: pods "<a pod name that never existed>" is forbidden: `) repeats that, so the
+ * title keeps only the reason (the evidence keeps the whole message).
+ */
+const titleWithoutNoise = (title: string) =>
+  withoutNoise(title).replace(/(\bforbids? [^:]*: )Error creating: pods "[^"]*" is forbidden: /, '$1');
 
 /** Findings as a report carries them: ordered (root cause first), each with its next step, redacted. */
 function finish(findings: Finding[], next: NextStepContext): Finding[] {
@@ -95,7 +103,7 @@ function finish(findings: Finding[], next: NextStepContext): Finding[] {
     const redacted = redactFinding(f.consequenceOf ? rest : f);
     return {
       ...redacted,
-      title: withoutNoise(oneLine(redacted.title)),
+      title: oneLine(titleWithoutNoise(redacted.title)),
       evidence: redacted.evidence.map((e) => (e.text ? { ...e, text: withoutNoise(e.text) } : e)),
     };
   });
@@ -447,12 +455,23 @@ function readyFinding(ctx: DiagnosisContext): Finding {
   });
 }
 
-/** A title is one line: the first line of a multi-line message, at most 240 characters. */
+const TITLE_MAX = 240;
+
+/**
+ * A title is one line of at most 240 characters: the first line of a multi-line message, cut at its
+ * end while the part that decides (an error, a status code, a refusal) fits before the cut. When it
+ * would not, the playbook's own words before the first ": " stay whole and the message quoted after
+ * them is cut around its deciding part instead.
+ */
 function oneLine(text: string): string {
   const first =
     text
       .split(/\r?\n/)
       .find((l) => l.trim() !== '')
       ?.trim() ?? '';
-  return cutLine(first, 240);
+  if (first.length <= TITLE_MAX) return first;
+  const span = decidingSpan(first);
+  const colon = first.indexOf(': ');
+  if (!span || span.start + 60 <= TITLE_MAX || colon <= 0 || colon > TITLE_MAX / 2) return cutLine(first, TITLE_MAX);
+  return `${first.slice(0, colon)}: ${focusLine(first.slice(colon + 2), TITLE_MAX - colon - 2)}`;
 }

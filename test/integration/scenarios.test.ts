@@ -69,6 +69,13 @@ describe('scenarios', () => {
         });
       }
       if (root?.severity === 'error') expect({ summary, next: Boolean(root.next) }).toEqual({ summary, next: true });
+      // titles read as sentences: no raw JSON log record, no repeated refusal head, the deciding part kept
+      const noisyTitles = report.findings
+        .map((f) => f.title)
+        .filter(
+          (t) => /\{"(?:level|ts|msg)"|Error creating: pods "[^"]*" is forbidden/.test(t) && !/^Error creating/.test(t),
+        );
+      expect({ summary, noisyTitles }).toEqual({ summary, noisyTitles: [] });
       const outputs = [renderJsonReport(report), renderTextReport(report)];
       for (const secret of scenario.expect.mustNotContain) for (const out of outputs) expect(out).not.toContain(secret);
       // the diagnosis reads what the evidence needs, and no more

@@ -8,7 +8,7 @@ import { isMap, parseDocument, visit } from 'yaml';
 import type { Evidence } from '../../findings/types.js';
 import { cutAround } from '../../logs/cut-around.js';
 import { readableLogLine } from '../../logs/readable-log-line.js';
-import { focusLine, keyIndex, namesError } from './focus-line.js';
+import { focusLine, keyIndex, namesError } from '../../logs/focus-line.js';
 import { cut, escapeCode, escapeMrkdwn, link } from './limits.js';
 
 /** Characters of one evidence line (a deciding line up to this long is shown whole). */

@@ -14,7 +14,7 @@ import type { FindingCode } from '../../findings/catalog.js';
 import type { Evidence, Finding, Report } from '../../findings/types.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { blockChars, context, section } from './block-kit.js';
-import { keyIndex, namesError } from './focus-line.js';
+import { keyIndex, namesError } from '../../logs/focus-line.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock, oneLine, shortRef } from './render-evidence.js';
 import { evidenceBlocks, findingHeading, isProposed, manualFixText, renderFinding } from './render-finding.js';

@@ -11,7 +11,7 @@ import { ROLLOUT_PROMOTE_ACTION, ROLLOUT_ROLLBACK_ACTION, ROLLOUT_SPLIT_ACTION }
 import type { ActionElement, Block, SlackMessage } from '../../slack/slack-message.js';
 import { context, section } from './block-kit.js';
 import { actions, button, targetValue } from './buttons.js';
-import { focusLine } from './focus-line.js';
+import { focusLine } from '../../logs/focus-line.js';
 import { escapeMrkdwn } from './limits.js';
 import { renderInfoNote } from './render-notices.js';
 

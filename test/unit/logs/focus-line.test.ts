@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decidingSpan, focusLine } from '../../../src/render/slack/focus-line.js';
+import { decidingSpan, focusLine } from '../../../src/logs/focus-line.js';
 
 describe('focusLine', () => {
   it('keeps an exception message whole, leaving out the log prefix before it', () => {

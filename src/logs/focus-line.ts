@@ -5,8 +5,8 @@
  * dict or JSON object in it is first reduced to its deciding entries (reduce-objects.ts), then the
  * line is cut around the deciding part, which stays whole (cut-around.ts).
  */
-import { cutAround, type Focus } from '../../logs/cut-around.js';
-import { reduceObjects } from '../../logs/reduce-objects.js';
+import { cutAround, type Focus } from './cut-around.js';
+import { reduceObjects } from './reduce-objects.js';
 
 /** Most telling first: the first pattern that matches a line marks the part to keep. */
 const KEYS: readonly RegExp[] = [
