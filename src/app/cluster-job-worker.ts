@@ -2,7 +2,7 @@
  * The cluster job worker of `serve`: gives each job kind (src/queue/jobs/) what it needs: the
  * diagnoser (a diagnosis is cancelled at shutdown, so BullMQ retries it on another worker), the
  * namespace lister for `/isvc status`, remediation offers after each report, the remediation flow for
- * the apply jobs and, on a cluster's agent, the clicks and commands the web process hands over;
+ * the apply jobs and, on a cluster's agent, the clicks, commands and MCP calls the web process hands over;
  * metrics and job log lines around them.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -16,6 +16,7 @@ import { listIsvcStatus, listIsvcStatusIn } from '../diagnosis/list-isvc-status.
 import type { DiagnosisEvent } from '../queue/diagnosis-events.js';
 import { createClusterJobWorker } from '../queue/cluster-job-worker.js';
 import type { CommandJobData } from '../queue/jobs/command-job.js';
+import type { McpCallResult, McpJobData } from '../queue/jobs/mcp-job.js';
 import type { SubscriberStore } from '../queue/subscriber-store.js';
 import { offerRemediations } from '../remediation/offer-remediations.js';
 import type { RemediationDeps } from '../remediation/remediation-deps.js';
@@ -38,6 +39,8 @@ export interface ClusterJobWorkerWiring {
   clusterName?: string;
   /** A cluster agent's: runs a command the web process handed over, as if typed here (clicks need only `remediation`). */
   runForwardedCommand?(data: CommandJobData): Promise<void>;
+  /** A cluster agent's: runs a tool call of the web process' MCP endpoint on this cluster. */
+  runMcpCall?(data: McpJobData): Promise<McpCallResult>;
   /**
    * The InferenceService as this process's watcher holds it (synced, in a watched namespace), or
    * undefined: a diagnosis starts from it instead of asking the API server again.
@@ -93,6 +96,7 @@ export function startClusterJobWorker(w: ClusterJobWorkerWiring): Worker {
       warn: (m) => w.logger.warn(m),
       ...(w.clusterName ? { clusterName: w.clusterName } : {}),
       ...(w.runForwardedCommand ? { forwardedClicks: remediation, runForwardedCommand: w.runForwardedCommand } : {}),
+      ...(w.runMcpCall ? { runMcpCall: w.runMcpCall } : {}),
     },
   );
   logJobs(worker, w.logger);

@@ -2,7 +2,8 @@
  * The multi-cluster web process (`serve --role web` with `clusters:` in the config): it talks to
  * Slack only and holds no cluster credentials. Per cluster it has that cluster's queue producer,
  * mutes and notifiers (messages name the cluster); commands are routed by src/commands/route-cluster,
- * clicks go to the proposal's cluster agent as jobs. It never diagnoses, plans or applies.
+ * clicks go to the proposal's cluster agent as jobs, and so do the tool calls of its MCP endpoint
+ * (MCP_PORT: `cluster` names one of the clusters). It never diagnoses, plans or applies.
  */
 import { createBotMetrics } from '../bot/metrics.js';
 import { healthRoutes } from '../bot/health-routes.js';
@@ -118,6 +119,12 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
       config.metricsPort,
     );
     closers.push(ops.close);
+    // MCP for shared agents (MCP_PORT, off by default): each call runs on the cluster it names
+    const mcp =
+      config.mcp.port === null
+        ? null
+        : await (await import('./mcp-wiring.js')).startClusterMcpEndpoint({ config, routes, logger });
+    if (mcp) closers.push(mcp.close);
     const port = web.port || ops.port;
     logger.info(
       `isvc-doctor serve: role web (clusters ${routes.names.join(', ')}), ${config.slack.socketMode ? 'Socket Mode' : 'HTTP'}, port ${port}, metrics port ${ops.port}, no cluster credentials`,
@@ -127,6 +134,7 @@ export async function startClusterWeb(options: ServeOptions): Promise<RunningSer
       url: `http://127.0.0.1:${port}`,
       metricsPort: ops.port,
       metricsUrl: `http://127.0.0.1:${ops.port}`,
+      mcpUrl: mcp?.url ?? null,
       queue: first.queue,
       worker: null,
       app: web.app,

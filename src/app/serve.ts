@@ -24,6 +24,7 @@ import { renderCommandReply } from '../notify/slack-command-replies.js';
 import { limitRequests } from '../kube/request-limits.js';
 import type { ClusterJobQueue } from '../queue/cluster-job-queue.js';
 import type { CommandJobData } from '../queue/jobs/command-job.js';
+import type { McpCallResult, McpJobData } from '../queue/jobs/mcp-job.js';
 import { clusterQueuePrefix, isRedisCluster } from '../queue/queue-prefix.js';
 import { describeRedis } from '../queue/redis-connection.js';
 import { signatureCatalog } from '../signatures/load-signatures.js';
@@ -214,6 +215,21 @@ async function startSlackParts(
       reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs),
     });
   };
+  // and the tool calls of its MCP endpoint (their modules load with the first call)
+  let mcpCalls: Promise<(data: McpJobData) => Promise<McpCallResult>> | null = null;
+  const runMcpCall = async (data: McpJobData): Promise<McpCallResult> => {
+    mcpCalls ??= import('./mcp-wiring.js').then((m) =>
+      m.runMcpCallOf({
+        config,
+        kubeConfig: s.kubeConfig,
+        diagnose: s.diagnose,
+        remediation,
+        permalink: slack.permalink,
+        logger,
+      }),
+    );
+    return (await mcpCalls)(data);
+  };
   // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the cluster job worker)
   const worker = parts.workers
     ? (await import('./cluster-job-worker.js')).startClusterJobWorker({
@@ -230,7 +246,7 @@ async function startSlackParts(
         metrics: s.metrics,
         logger,
         clusterName: commands.clusterName,
-        ...(s.cluster !== null ? { runForwardedCommand } : {}),
+        ...(s.cluster !== null ? { runForwardedCommand, runMcpCall } : {}),
       })
     : null;
   try {

@@ -21,12 +21,35 @@ export interface McpCluster {
   checkNamespace?(namespace: string | null): void;
 }
 
+/**
+ * The multi-cluster web process' clusters: it reads none itself; a call naming one (or none: the
+ * default) runs on that cluster's agent (its job queue), which answers with the tool's JSON.
+ */
+export interface McpClusters {
+  /** The configured clusters, as Slack users name them. */
+  names: readonly string[];
+  /** `defaultCluster` (a single cluster is its own); null: a call must name one. */
+  defaultName: string | null;
+  /**
+   * Runs the tool on the cluster's agent (arguments without `cluster`) and returns its JSON; throws a
+   * coded error (no live agent, the tool's own error, no answer in time).
+   */
+  call(
+    cluster: string,
+    tool: string,
+    args: Record<string, unknown>,
+    requester: string,
+  ): Promise<Record<string, unknown>>;
+}
+
 export interface McpDeps {
   /**
    * The cluster a call reads; `name` is the call's `cluster` argument (stdio: a kubeconfig context).
    * Throws a coded error (USAGE) for a cluster this server does not have.
    */
   cluster(name?: string): Promise<McpCluster>;
+  /** Multi-cluster (the web process): every tool with a `cluster` argument runs on that cluster's agent instead. */
+  clusters?: McpClusters;
   /** `serve`: posts a planned fix as a proposal people approve in Slack. Absent: the plan and the kubectl command come back. */
   proposals?: {
     post(request: ProposeFixRequest, report: Report): Promise<ProposedFix>;

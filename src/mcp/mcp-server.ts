@@ -11,11 +11,14 @@ import { RUNNER_CODES } from '../diagnosis/run-diagnosis.js';
 import { FINDING_CODES, type FindingCode } from '../findings/catalog.js';
 import { renderFindingsDoc } from '../findings/findings-doc.js';
 import { LastReports } from './last-reports.js';
-import type { McpDeps } from './mcp-deps.js';
+import { z } from 'zod';
+import type { McpClusters, McpDeps } from './mcp-deps.js';
 import type { McpTool, ToolContext } from './mcp-tool.js';
 import { toolError, toolResult } from './tool-result.js';
 import { explainCode } from './tools/explain-code-tool.js';
 import { MCP_TOOLS } from './tools/index.js';
+import { clusterChoice, unknownCluster } from './tool-schemas.js';
+import { UsageCodedError } from './usage-coded-error.js';
 
 export const CATALOG_URI = 'isvc-doctor://findings/catalog';
 export const FINDINGS_DOC_URI = 'isvc-doctor://docs/findings.md';
@@ -33,14 +36,38 @@ function emitters(): Map<FindingCode, string[]> {
   return by;
 }
 
+/** The tools that read a cluster: those with a `cluster` argument. */
+export const readsCluster = (tool: McpTool) => 'cluster' in tool.input;
+
+/** Multi-cluster: the call runs on the named (else the default) cluster's agent; the result says which. */
+async function runOnCluster(
+  clusters: McpClusters,
+  tool: McpTool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<Record<string, unknown>> {
+  const { cluster, ...rest } = args;
+  const name = typeof cluster === 'string' ? cluster : clusters.defaultName;
+  if (name === null) throw new UsageCodedError(`which cluster? pass cluster (clusters: ${clusters.names.join(', ')})`);
+  if (!clusters.names.includes(name)) throw new UsageCodedError(unknownCluster(name, clusters.names));
+  const json = await clusters.call(name, tool.name, rest, ctx.requester);
+  if (tool.name === 'diagnose') ctx.reports.rememberJson(json, name);
+  return { ...json, cluster: name };
+}
+
 function registerTool(server: McpServer, tool: McpTool, ctx: ToolContext): void {
+  const clusters = readsCluster(tool) ? ctx.deps.clusters : undefined;
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.input,
-      outputSchema: tool.output,
+      inputSchema: clusters
+        ? { ...tool.input, cluster: clusterChoice(clusters.names, clusters.defaultName) }
+        : tool.input,
+      outputSchema: clusters
+        ? { ...tool.output, cluster: z.string().describe('the configured cluster that was read') }
+        : tool.output,
       annotations: {
         title: tool.title,
         readOnlyHint: tool.readOnly,
@@ -50,7 +77,7 @@ function registerTool(server: McpServer, tool: McpTool, ctx: ToolContext): void 
     },
     async (args: Record<string, unknown>) => {
       try {
-        return toolResult(await tool.run(args, ctx));
+        return toolResult(clusters ? await runOnCluster(clusters, tool, args, ctx) : await tool.run(args, ctx));
       } catch (error) {
         return toolError(error);
       }
@@ -112,7 +139,7 @@ export function createMcpServer(deps: McpDeps, options: McpServerOptions = {}): 
         resources: reports.list().map((r) => ({
           uri: REPORT_URI(r.namespace, r.name),
           name: `${r.namespace}/${r.name}`,
-          description: `last diagnosis ${new Date(r.at).toISOString()}: ${r.rootCause ?? 'nothing wrong'}`,
+          description: `last diagnosis${r.cluster ? ` (cluster ${r.cluster})` : ''} ${new Date(r.at).toISOString()}: ${r.rootCause ?? 'nothing wrong'}`,
           mimeType: 'application/json',
         })),
       }),

@@ -18,12 +18,37 @@ export const nameArg = kubeName('InferenceService name').describe('the Inference
 export const namespaceArg = kubeName('namespace')
   .optional()
   .describe("its namespace (default: the kubeconfig context's namespace, else default)");
+/** Over stdio (`isvc-doctor mcp`): another context of the person's kubeconfig. */
 export const clusterArg = z
   .string()
   .min(1)
   .max(253)
   .optional()
-  .describe('the cluster to read: a kubeconfig context over stdio (default: the current one)');
+  .describe('the cluster to read: a context of the kubeconfig (default: the current one)');
+
+/** A cluster this server does not serve, in the Slack side's words. */
+export function unknownCluster(name: string, names: readonly string[]): string {
+  return `unknown cluster "${name.slice(0, 40)}" (clusters: ${names.join(', ')})`;
+}
+
+/**
+ * Served by the multi-cluster web process: one of the configured clusters, by the names Slack users
+ * use (an enum in the JSON schema); omitted, the default one.
+ */
+export function clusterChoice(names: readonly string[], defaultName: string | null) {
+  const [first, ...rest] = names;
+  if (first === undefined) throw new Error('clusterChoice: no clusters');
+  return z
+    .enum([first, ...rest], {
+      errorMap: (_issue, ctx) => ({
+        message: typeof ctx.data === 'string' ? `USAGE: ${unknownCluster(ctx.data, names)}` : ctx.defaultError,
+      }),
+    })
+    .optional()
+    .describe(
+      `the cluster to read, by its configured name: ${names.join(', ')} (${defaultName === null ? 'required: no default cluster is configured' : `default: ${defaultName}`}); the result's cluster says which was read`,
+    );
+}
 
 const finding = z
   .object({

@@ -34,6 +34,8 @@ export async function startMultiClusterHarness(options: {
   clusters: Record<string, unknown>;
   file?: Record<string, unknown>;
   redisUrl?: string;
+  /** More environment for the web process (MCP_PORT, MCP_TOKENS). */
+  webEnv?: Record<string, string>;
 }): Promise<MultiClusterHarness> {
   ensureBuilt();
   const redisUrl = options.redisUrl ?? testRedisUrl();
@@ -58,7 +60,7 @@ export async function startMultiClusterHarness(options: {
     }),
   );
   // HOME is an empty folder: no ~/.kube/config to fall back on
-  const env = (kubeconfig?: string): NodeJS.ProcessEnv => ({
+  const env = (kubeconfig?: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     HOME: dir,
     SLACK_BOT_TOKEN: 'xoxb-mc',
@@ -69,15 +71,16 @@ export async function startMultiClusterHarness(options: {
     METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
+    ...extra,
   });
-  const serve = (role: string, extra: string[], kubeconfig?: string) =>
+  const serve = (role: string, extra: string[], kubeconfig?: string, moreEnv?: Record<string, string>) =>
     startListening(
       `serve --role ${role} ${extra.join(' ')}`,
       process.execPath,
       [path.resolve('dist/src/cli/isvc-doctor.js'), 'serve', '--config', configFile, '--role', role, ...extra],
-      env(kubeconfig),
+      env(kubeconfig, moreEnv),
     );
-  const web = await serve('web', []);
+  const web = await serve('web', [], undefined, options.webEnv);
   const agents = new Map<string, ListeningProcess>();
   const startAgent = async (cluster: string) => {
     const agent = await serve('agent', ['--cluster', cluster], kubeconfigs[cluster]);

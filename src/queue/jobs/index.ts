@@ -8,6 +8,7 @@ import { clickJob } from './click-job.js';
 import { commandJob } from './command-job.js';
 import { diagnoseJob } from './diagnose-job.js';
 import type { JobKind } from './job-kind.js';
+import { mcpJob } from './mcp-job.js';
 import { remediateJob } from './remediate-job.js';
 import { statusJob } from './status-job.js';
 
@@ -17,6 +18,7 @@ export const JOB_KINDS = {
   remediate: remediateJob,
   click: clickJob,
   command: commandJob,
+  mcp: mcpJob,
 } as const;
 
 type Kinds = typeof JOB_KINDS;
