@@ -11,10 +11,15 @@
  * is not known to probe best-effort), the auth objects on the ingress gateway workload or the Istio
  * RBAC in the namespace still explain it: reported as inferred, with the object as evidence.
  *
+ * A route that stays "Waiting for load balancer to be ready" while its revision is ready, with no
+ * probe refused, waits for the ingress gateway itself: INGRESS_NOT_CONFIGURED names the gateway
+ * Service, its pods and what to do (src/diagnosis/ingress-gateway-readiness.ts).
+ *
  * RBAC: list pods and get pods/log in knative-serving and istio-system; list envoyfilters,
  * authorizationpolicies, policies (authentication.istio.io),
  * clusterrbacconfigs, servicerolebindings; get gateways.
- * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT.
+ * list services in istio-system; get configmaps/inferenceservice-config (ingress.ingressService).
+ * Emits: PROBE_BLOCKED_BY_AUTH, PROBE_BLOCKED_BY_RBAC, KNATIVE_PROBES_NOT_BEST_EFFORT, INGRESS_NOT_CONFIGURED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import {
@@ -23,6 +28,7 @@ import {
   lacksBestEffortProbes,
   probeStatusOf,
 } from '../src/diagnosis/knative-probes.js';
+import { gatewayNotServingRoute } from '../src/diagnosis/ingress-gateway-readiness.js';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { gatewayAuth, ISTIO_NAMESPACE, namespaceRbac } from '../src/diagnosis/probe-blockers.js';
@@ -42,7 +48,7 @@ const GATEWAY_SELECTOR = 'app=istio-ingressgateway';
 export const ingressProbes: Playbook = {
   id: 'ingress-probes',
   title: 'Ingress gateway probes are failing',
-  emits: ['PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'KNATIVE_PROBES_NOT_BEST_EFFORT'],
+  emits: ['PROBE_BLOCKED_BY_AUTH', 'PROBE_BLOCKED_BY_RBAC', 'KNATIVE_PROBES_NOT_BEST_EFFORT', 'INGRESS_NOT_CONFIGURED'],
   async run(ctx) {
     if (deploymentMode(ctx.target.isvc) !== 'Serverless') return [];
     const knativeNs = ctx.config.knativeNamespace;
@@ -75,6 +81,9 @@ export const ingressProbes: Playbook = {
     }
     if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked))
       out.push(notBestEffort(ctx, version, controllers));
+    // no probe refused: a route still waiting for its load balancer while the revision is ready waits for the gateway
+    if (!out.some((f) => f.code === 'PROBE_BLOCKED_BY_AUTH' || f.code === 'PROBE_BLOCKED_BY_RBAC'))
+      out.push(...(await gatewayNotServingRoute(ctx, services, gateway)));
     return out;
   },
   firstWave: (reader, _target, config) => [

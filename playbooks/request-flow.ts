@@ -184,9 +184,15 @@ function markConsequences(hops: Evidence[], services: KnativeService[], revision
     .map((s) => revisions.find((r) => r.metadata.name === s.status?.latestCreatedRevisionName))
     .find((r) => r && !isReady(r));
   const reason = notReady ? conditionOf(notReady, 'Ready')?.reason : undefined;
+  // every revision ready: what is not ready is the Knative route (its ingress), not the revision
+  const routeStuck = notReady
+    ? undefined
+    : services.map((s) => ({ s, c: conditionOf(s, 'RoutesReady') })).find(({ c }) => c && c.status !== 'True');
   const because = notReady
     ? `the revision ${notReady.metadata.name} never became ready${reason ? ` (${reason})` : ''}`
-    : 'the revision never became ready';
+    : routeStuck
+      ? `the Knative route of ${routeStuck.s.metadata.name} is not ready${routeStuck.c?.reason ? ` (${routeStuck.c.reason})` : ''}`
+      : 'the revision never became ready';
   const revisionFailing = hops.some((h) => h.state === 'failing' && /^Service /.test(h.ref));
   for (const h of hops) {
     const route = /^VirtualService /.test(h.ref);
