@@ -8,7 +8,8 @@
  *
  * With failed pods, the finding offers restart-pods (for after the cause is fixed).
  *
- * RBAC: list pods, get pods/log, list events (get configmaps/inferenceservice-config: the S3 key names).
+ * RBAC: list pods, get pods/log, list events (get configmaps/inferenceservice-config: the S3 key names;
+ * get persistentvolumeclaims and list persistentvolumes: what a pvc:// claim bound to).
  * Its log is matched against the signature catalog (`storage-initializer` entries), including
  * misleading messages (KServe before 0.8 reports a missing pvc:// path as an unknown storage type).
  *
@@ -20,6 +21,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { pvcBinding } from '../src/diagnosis/pvc-binding.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { lastWord, signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
@@ -121,7 +123,9 @@ async function diagnosePod(
         ? withIstioCni(ctx, pod, f)
         : f.code === 'STORAGE_ACCESS_DENIED'
           ? withS3Injection(ctx, pod, f, storageUriOf(ctx, pod, component))
-          : f,
+          : f.code === 'STORAGE_URI_NOT_FOUND'
+            ? withPvcBinding(ctx, f, componentStorageUri(ctx, component))
+            : f,
     ),
   );
   // Restarting the pods helps once the cause is fixed: offered on the cause when known, else on the failure.
@@ -210,6 +214,22 @@ async function withS3Injection(
     ],
     next: `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl get secret on each of them -n ${ns} -o jsonpath='{.data}': the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (serving.kserve.io/s3-endpoint, or serving.kubeflow.org/s3-endpoint); rename the keys, or set ${serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(f.component, 'serviceAccountName')} to the service account that carries such a secret; then delete the pod so the storage-initializer gets them`,
   };
+}
+
+/**
+ * A pvc:// path that is not there: the claim's binding (its class, the volume it bound to and how
+ * that volume came to be, the volumes still Available) decides between a claim bound to the wrong,
+ * empty volume and a model copied to another path.
+ */
+async function withPvcBinding(ctx: DiagnosisContext, f: Finding, storageUri: string | undefined): Promise<Finding> {
+  const binding = await pvcBinding(ctx, storageUri, f.component);
+  return binding ? { ...f, evidence: [...f.evidence, ...binding.evidence], next: binding.next } : f;
+}
+
+/** The component's storageUri as the spec writes it (pvc://claim/path; the init container's args hold the mount path). */
+function componentStorageUri(ctx: DiagnosisContext, component: string | undefined): string | undefined {
+  const comps = componentsOf(ctx.target.isvc);
+  return (comps.find((c) => c.name === (component ?? 'predictor') && !c.canary) ?? comps[0])?.storageUri;
 }
 
 /**

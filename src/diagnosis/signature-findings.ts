@@ -85,7 +85,9 @@ export function lastWord(matches: readonly SignatureMatch[]): SignatureMatch[] {
   const coded = matches.filter((m) => !m.entry.ignore && m.entry.code);
   const exceptionLine = /^[A-Za-z_.]*(Error|Exception|StopIteration)\b|^\S+: /;
   const last = [...coded].reverse().find((m) => exceptionLine.test(m.line.trim())) ?? coded.at(-1);
-  return last ? coded.filter((m) => m.entry.code === last.entry.code) : [];
+  // the exception line itself first: a traceback also quotes the source line that raised it (`raise
+  // Exception(f"... {uri} ...")`), whose text is the template, not the values
+  return last ? [last, ...coded.filter((m) => m !== last && m.entry.code === last.entry.code)] : [];
 }
 
 /**

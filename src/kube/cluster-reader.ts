@@ -11,6 +11,8 @@ import type {
   V1ConfigMap,
   V1LimitRange,
   V1Namespace,
+  V1PersistentVolume,
+  V1PersistentVolumeClaim,
   V1Pod,
   V1ResourceQuota,
   V1Service,
@@ -446,6 +448,28 @@ export class ClusterReader {
       this.call({ verb: 'get', resource: 'namespaces', group: '' }, () => this.clients.core.readNamespace({ name }), {
         notFound: null,
       }),
+    );
+  }
+
+  /** A PersistentVolumeClaim (a pvc:// storageUri names it); null when it does not exist. */
+  persistentVolumeClaim(namespace: string, name: string): Promise<V1PersistentVolumeClaim | null> {
+    return this.once(`pvc/${namespace}/${name}`, () =>
+      this.call(
+        { verb: 'get', resource: 'persistentvolumeclaims', group: '', namespace },
+        () => this.clients.core.readNamespacedPersistentVolumeClaim({ namespace, name }),
+        { notFound: null },
+      ),
+    );
+  }
+
+  /** The cluster's PersistentVolumes: the one a claim bound to, and those still Available. */
+  persistentVolumes(): Promise<V1PersistentVolume[]> {
+    return this.once('pvs', () =>
+      this.call(
+        { verb: 'list', resource: 'persistentvolumes', group: '' },
+        async () =>
+          (await pagedList((page) => this.clients.core.listPersistentVolume({ ...page }), withoutManagedFields)).items,
+      ),
     );
   }
 
