@@ -68,6 +68,16 @@ export interface CatalogEntry {
    * "is not ready" alone would mislead (default "is not ready").
    */
   notReadyVerdict?: string;
+  /**
+   * What the root message says of a service that reports Ready with this code as its root cause, when
+   * "is Ready, but failing" would not say what is wrong (unreachable from outside, a failing canary).
+   */
+  readyVerdict?: string;
+  /**
+   * Restarting the pods helps only once this cause is fixed (the spec, the storage, the model): a
+   * restart proposed for it says "after the fix" first.
+   */
+  fixBeforeRestart?: true;
 }
 
 /** Where a field of the finding's component lives in this object (the canary's own block for a canary revision). */
@@ -122,6 +132,7 @@ const table = {
     next: ISVC_NOT_FOUND_NEXT,
   },
   CANARY_UNHEALTHY: {
+    readyVerdict: 'is Ready, but its canary fails',
     severity: 'error',
     title: 'Canary revision fails while the previous one serves',
     when: 'a canary revision fails while the previous revision still serves traffic',
@@ -142,6 +153,7 @@ const table = {
     notReadyVerdict: 'is not ready, but its previous revision still serves',
   },
   STORAGE_URI_UNSUPPORTED: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'Storage URI scheme not supported',
     when: "the storageUri's scheme is not supported by the installed release (e.g. `hf://` before it was added)",
@@ -271,6 +283,7 @@ const table = {
       ),
   },
   RUNTIME_UNSUPPORTED_MODEL: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: "The runtime cannot load this model's format or architecture",
     when: "the model server starts but cannot load this model's architecture / format version (runtime too old)",
@@ -316,6 +329,7 @@ const table = {
       `kubectl logs ${podOf(c, f)} -n ${c.namespace} -c modelcar-init: the model image must hold the model under /models and a shell; rebuild it, or ${edit(c, `set ${at(c, f, 'storageUri')} to an image that does`)}`,
   },
   STORAGE_URI_NOT_FOUND: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'Model not found at the storage URI',
     when: 'the storage-initializer fails because the model path does not exist',
@@ -324,6 +338,7 @@ const table = {
     next: (c, f) => edit(c, `set ${at(c, f, 'storageUri')} to a path that exists`),
   },
   STORAGE_ACCESS_DENIED: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'No access to the model storage',
     when: 'the storage-initializer fails on credentials or permissions (403, AccessDenied, NoCredentials, invalid key)',
@@ -345,6 +360,7 @@ const table = {
       `kubectl get namespace ${c.namespace} --show-labels and kubectl get mutatingwebhookconfigurations: let KServe's pod webhook act on namespace ${c.namespace}, then kubectl delete pod -n ${c.namespace} -l ${c.podSelector}`,
   },
   MODEL_FILE_MISSING: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'No model file where the server looks',
     when: 'the model server starts but finds no model file where it looks (e.g. sklearn server `StopIteration` on `/mnt/models`, "model file not found")',
@@ -415,6 +431,7 @@ const table = {
       `kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations: change what the webhook refused (its message is in the evidence) in inferenceservice ${c.name} -n ${c.namespace}, or the webhook's policy`,
   },
   PROBE_BLOCKED_BY_AUTH: {
+    readyVerdict: 'is Ready, but unreachable',
     severity: 'error',
     title: 'Ingress probes blocked by auth on the gateway',
     when: "the ingress controller's probes get HTTP 401 or 302 (auth on the Istio ingress gateway, e.g. IAP, oauth2 `UAEX`)",
@@ -423,6 +440,7 @@ const table = {
     next: PROBE_BLOCKED_BY_AUTH_NEXT,
   },
   PROBE_BLOCKED_BY_RBAC: {
+    readyVerdict: 'is Ready, but unreachable',
     severity: 'error',
     title: 'Ingress probes blocked by Istio RBAC',
     when: 'the probes get HTTP 403 (Istio RBAC / AuthorizationPolicy; a namespace missing from `ClusterRbacConfig`)',
@@ -432,6 +450,7 @@ const table = {
     next: PROBE_BLOCKED_BY_RBAC_NEXT,
   },
   GATEWAY_MISSING: {
+    readyVerdict: 'is Ready, but unreachable',
     severity: 'error',
     title: 'The Istio Gateway does not exist',
     when: "the Istio Gateway that the InferenceService's routes use does not exist",
@@ -440,6 +459,7 @@ const table = {
     next: GATEWAY_MISSING_NEXT,
   },
   VIRTUALSERVICE_MISSING: {
+    readyVerdict: 'is Ready, but unreachable',
     severity: 'error',
     title: 'A VirtualService on the request path is missing',
     when: "a VirtualService on the request path (top-level or Knative's) is missing",
@@ -449,6 +469,7 @@ const table = {
     next: VIRTUALSERVICE_MISSING_NEXT,
   },
   STORAGE_INIT_FAILED: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'The storage-initializer fails',
     when: 'the storage-initializer init container fails (Init:Error, Init:CrashLoopBackOff, non-zero exit); where a more specific code says why, that code is the root cause and this one its consequence',
@@ -466,6 +487,7 @@ const table = {
     next: CRASH_LOOP_NEXT,
   },
   MODEL_LOAD_FAILED: {
+    fixBeforeRestart: true,
     severity: 'error',
     title: 'The runtime failed to load the model',
     when: 'the runtime reports the model failed to load (`modelStatus` FailedToLoad, `ModelLoadFailed`), or the model server logs it (a signature); a server that logged it before exiting explains its crash loop',
@@ -490,6 +512,7 @@ const table = {
     next: CONTROLLER_RECONCILE_FAILED_NEXT,
   },
   INGRESS_NOT_CONFIGURED: {
+    readyVerdict: 'is Ready, but unreachable',
     severity: 'error',
     title: 'Knative reports IngressNotConfigured',
     when: 'Knative Service / Route reports `IngressNotConfigured`',
@@ -708,3 +731,7 @@ export function isFindingCode(value: string): value is FindingCode {
 export function specificityRank(code: FindingCode): number {
   return FINDING_CODES.indexOf(code);
 }
+
+/** Whether a restart proposed for this finding code helps only once its cause is fixed. */
+export const restartWaitsForFix = (code: string | null): boolean =>
+  code !== null && Object.hasOwn(CATALOG, code) && CATALOG[code as FindingCode].fixBeforeRestart === true;

@@ -30,6 +30,8 @@ export interface PatchBuild {
 export interface PatchActionSpec<P extends Record<string, unknown>> {
   id: string;
   title: string;
+  /** The Approve button's words (RemediationAction.label); default: the title. */
+  label?: RemediationAction<P>['label'];
   params: z.ZodType<P, z.ZodTypeDef, unknown>;
   /** The object to patch and the InferenceService it is for. */
   locate(ctx: ActionContext, params: P): Promise<{ target: ObjectRef; isvc: ObjectRef; live: KubeObject }>;
@@ -46,6 +48,7 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
   return {
     id: spec.id,
     title: spec.title,
+    label: spec.label ?? (() => spec.title),
     params: spec.params,
     async plan(ctx, params) {
       const { target, isvc, live } = await spec.locate(ctx, params);

@@ -82,6 +82,11 @@ export interface ActionOffer<P extends Record<string, unknown>> extends Remediat
 export interface RemediationAction<P extends Record<string, unknown> = Record<string, unknown>> {
   id: string;
   title: string;
+  /**
+   * What its Approve button says it does ("Raise to 512Mi", "Roll back to …-00001"), from the plan and
+   * the proposal's params (opaque to everyone but the action); `findingCode`: the finding it fixes.
+   */
+  label(plan: Plan, params: Record<string, unknown>, findingCode: string | null): string;
   params: z.ZodType<P, z.ZodTypeDef, unknown>;
   /**
    * Computes the change against the live object and runs it with dryRun=All; with `ctx.seen`, from

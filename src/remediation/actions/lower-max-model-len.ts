@@ -6,6 +6,7 @@
  * by hand instead. Risk: medium (a new pod rolls out; prompts longer than the new length are refused).
  * RBAC: get/patch inferenceservices.
  */
+import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
 import { withMaxModelLen } from '../../changes/max-model-len.js';
@@ -58,6 +59,7 @@ export const lowerMaxModelLen: OfferingAction<Params, { component: string | unde
   ...patchAction<Params>({
     id: 'lower-max-model-len',
     title: 'Set --max-model-len to what the KV cache holds',
+    label: (_plan, q) => (paramText(q.tokens) ? `Set --max-model-len=${paramText(q.tokens)}` : 'Set --max-model-len'),
     params,
     locate: locateInferenceService,
     build(live, p) {

@@ -17,6 +17,7 @@ const params = z.object({}).passthrough();
 export const promoteCanary = patchAction<z.infer<typeof params>>({
   id: 'promote-canary',
   title: 'Promote the canary',
+  label: () => 'Promote the canary to 100%',
   params,
   locate: locateInferenceService,
   async build(live, _params, ctx) {

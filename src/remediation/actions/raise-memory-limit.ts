@@ -7,6 +7,7 @@
  * Risk: low (a new revision rolls out; more memory is reserved per pod).
  * RBAC: get/patch inferenceservices, list limitranges.
  */
+import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { mergePatchAt, diffLines, valueAt } from '../../changes/field-changes.js';
 import {
@@ -93,6 +94,10 @@ export const raiseMemoryLimit: OfferingAction<Params, { component: string | unde
   ...patchAction<Params>({
     id: 'raise-memory-limit',
     title: 'Raise the memory limit',
+    label: (plan, q) => {
+      const to = paramText(q.to) ?? paramText(plan.changes.find((c) => /limits\.memory$/.test(c.path))?.after);
+      return to ? `Raise to ${to}` : 'Raise the memory limit';
+    },
     params,
     locate: locateInferenceService,
     async build(live, p, ctx) {

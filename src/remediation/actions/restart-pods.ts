@@ -14,6 +14,7 @@
  * Risk: medium (confirm dialog): it only helps after the cause is fixed; the failed instances' logs go.
  * RBAC: get/list/delete pods (and get inferenceservices to find the service).
  */
+import { restartWaitsForFix } from '../../findings/catalog.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { podDeletions, restartablePods, type RestartSelection } from '../../changes/failed-pods.js';
@@ -97,6 +98,8 @@ function podsOfPlan(plan: Plan): { namespace: string; pods: Array<{ name: string
 export const restartPods: OfferingAction<Params, { pods: V1Pod[] } & RestartSelection> = {
   id: ID,
   title: 'Restart the failed pods',
+  label: (_plan, _q, findingCode) =>
+    restartWaitsForFix(findingCode) ? 'Restart pods (after the fix)' : 'Restart pods',
   params,
   offer,
   async plan(ctx, p) {

@@ -6,6 +6,7 @@
  * on v1alpha2 its spec is removed from the object).
  * RBAC: get/patch inferenceservices.
  */
+import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
@@ -42,6 +43,7 @@ function offer(
 const patch = patchAction<Params>({
   id: 'rollback-canary',
   title: 'Roll back the canary',
+  label: (_plan, q) => (paramText(q.previous) ? `Roll back to ${paramText(q.previous)}` : 'Roll back the canary'),
   params,
   locate: locateInferenceService,
   build(live, p) {

@@ -4,6 +4,7 @@
  * v1alpha2, which needs a canary endpoint). Risk: medium (that share of requests reaches the canary).
  * RBAC: get/patch inferenceservices.
  */
+import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { RemediationError } from '../../changes/remediation-error.js';
 import { failingCanaryState } from '../canary-state.js';
@@ -16,6 +17,7 @@ const params = z.object({ canaryPercent: z.number().int().min(0).max(100) });
 export const setCanaryTraffic = patchAction<z.infer<typeof params>>({
   id: 'set-canary-traffic',
   title: 'Set the canary traffic split',
+  label: (_plan, q) => (paramText(q.canaryPercent) ? `Set canary to ${paramText(q.canaryPercent)}%` : 'Set the split'),
   params,
   locate: locateInferenceService,
   async build(live, p, ctx) {

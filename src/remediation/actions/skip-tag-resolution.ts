@@ -5,6 +5,7 @@
  * that registry is no longer pinned to a digest, so a moved tag changes what new pods run).
  * RBAC: get/patch configmaps in the Knative namespace (resourceNames: config-deployment).
  */
+import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
@@ -50,6 +51,8 @@ function offer(ctx: OfferContext, input: { registry: string | undefined; current
 const patch = patchAction<Params>({
   id: 'skip-tag-resolution',
   title: 'Skip tag resolution for a registry',
+  label: (_plan, q) =>
+    paramText(q.registry) ? `Skip tag resolution for ${paramText(q.registry)}` : 'Skip tag resolution',
   params,
   async locate(ctx, p) {
     const isvc = await findInferenceService(ctx.writer, ctx.target, ctx.seen);

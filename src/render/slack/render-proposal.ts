@@ -5,6 +5,8 @@
  * ephemeral refusals, the applied / failed notes and the verification outcome.
  */
 import { diffLines } from '../../changes/field-changes.js';
+import { restartWaitsForFix } from '../../findings/catalog.js';
+import { actionById } from '../../remediation/actions/index.js';
 import { INCIDENT_REQUESTER, type Proposal, type ProposalState } from '../../remediation/proposal.js';
 import type { VerifyOutcome } from '../../remediation/remediation-events.js';
 import { APPROVE_ACTION, REJECT_ACTION } from '../../slack/action-ids.js';
@@ -40,44 +42,15 @@ function heading(p: Proposal): string {
   return `🛠️ *Proposed fix*${why}: ${first}${escapeMrkdwn(cut(p.plan.summary, 500))} · \`${p.action}\``;
 }
 
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
 const params = (p: Proposal) => ({ ...p.params, ...p.plan.params });
 
-/** Causes in the spec or the storage: restarting the pods helps only once they are fixed. */
-const FIX_FIRST = new Set([
-  'STORAGE_URI_NOT_FOUND',
-  'STORAGE_ACCESS_DENIED',
-  'MODEL_FILE_MISSING',
-  'STORAGE_INIT_FAILED',
-  'MODEL_LOAD_FAILED',
-  'RUNTIME_UNSUPPORTED_MODEL',
-  'STORAGE_URI_UNSUPPORTED',
-]);
+/** A restart offered for a cause in the spec or the storage helps only once that is fixed. */
 export const restartAfterFix = (p: Proposal): boolean =>
-  p.action === 'restart-pods' && p.findingCode !== null && FIX_FIRST.has(p.findingCode);
+  p.action === 'restart-pods' && restartWaitsForFix(p.findingCode);
 
-/** The Approve button says what it does ("Raise to 512Mi", "Roll back to …-00001"). */
+/** The Approve button says what it does ("Raise to 512Mi", "Roll back to …"): the action's own words. */
 export function approveLabel(p: Proposal): string {
-  const q = params(p);
-  switch (p.action) {
-    case 'raise-memory-limit': {
-      const to = str(q.to) ?? str(p.plan.changes.find((c) => /limits\.memory$/.test(c.path))?.after);
-      return to ? `Raise to ${to}` : 'Raise the memory limit';
-    }
-    case 'rollback-canary':
-      return str(q.previous) ? `Roll back to ${str(q.previous)}` : 'Roll back the canary';
-    case 'promote-canary':
-      return 'Promote the canary to 100%';
-    case 'set-canary-traffic':
-      return str(q.canaryPercent) ? `Set canary to ${str(q.canaryPercent)}%` : 'Set the split';
-    case 'skip-tag-resolution':
-      return str(q.registry) ? `Skip tag resolution for ${str(q.registry)}` : 'Skip tag resolution';
-    case 'restart-pods':
-      return restartAfterFix(p) ? 'Restart pods (after the fix)' : 'Restart pods';
-    default:
-      return 'Approve';
-  }
+  return actionById(p.action)?.label(p.plan, params(p), p.findingCode) ?? 'Approve';
 }
 
 function buttons(p: Proposal): ActionsBlock {

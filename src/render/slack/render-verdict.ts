@@ -6,7 +6,7 @@
  * Grafana / Jaeger / Kiali links). The severity emoji is on this message only.
  */
 import type { TargetRef } from '../../core/target-ref.js';
-import { CATALOG, type FindingCode } from '../../findings/catalog.js';
+import { CATALOG } from '../../findings/catalog.js';
 import { notFoundAlternatives } from '../../findings/not-found-alternatives.js';
 import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
@@ -33,15 +33,6 @@ export function renderProgress(target: TargetRef, progress: Progress, requestedB
   return { text, blocks: [section(`⏳ *Diagnosing ${name}…*`), context(`_${detail}${who}_`)] };
 }
 
-/** Codes that leave a Ready service unreachable from outside (its routes, gateway or probes). */
-const UNREACHABLE: ReadonlySet<FindingCode> = new Set<FindingCode>([
-  'GATEWAY_MISSING',
-  'VIRTUALSERVICE_MISSING',
-  'PROBE_BLOCKED_BY_AUTH',
-  'PROBE_BLOCKED_BY_RBAC',
-  'INGRESS_NOT_CONFIGURED',
-]);
-
 export type VerdictKind =
   | 'ready'
   | 'ready-with-warnings'
@@ -66,11 +57,7 @@ export function verdictOf(report: Report): Verdict {
   const root = report.rootCause ? (report.findings.find((f) => f.code === report.rootCause) ?? firstError) : firstError;
   if (report.ready) {
     if (root) {
-      const phrase = UNREACHABLE.has(root.code)
-        ? 'is Ready, but unreachable'
-        : root.code === 'CANARY_UNHEALTHY'
-          ? 'is Ready, but its canary fails'
-          : 'is Ready, but failing';
+      const phrase = CATALOG[root.code].readyVerdict ?? 'is Ready, but failing';
       return { kind: 'ready-but-broken', icon: '⚠️', phrase, finding: root };
     }
     const warning = report.findings.find((f) => f.severity === 'warning') ?? null;
