@@ -9,7 +9,10 @@
  * is read (bounded) only when the service is not ready and events, a missing status or healthy
  * pods point at the control plane. (Events of the objects that create its pods: workload-events.)
  * A Ready service is not trusted over the controller: Warning events on it newer than its Ready
- * condition mean the latest spec is refused while the old workload serves (Ready, but failing).
+ * condition mean the latest spec is refused while the old workload serves (Ready, but failing); with
+ * a generation newer than status.observedGeneration or a deletion waiting on its finalizers, so are
+ * the controller's log lines about it since then. An admission refusal that names a field the object
+ * holds (an annotation whose value it quotes, the status field of the same name) is said with them.
  *
  * RBAC: list events, list services.serving.knative.dev; list pods in every namespace (the
  * controller's, by label), get pods/log; list servingruntimes / clusterservingruntimes.
@@ -19,6 +22,7 @@ import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { controllerLinesAbout, controllerPods } from '../src/diagnosis/controller-lines.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, eventTime, knativeServicesOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { refusedChange, refusedChangeNext } from '../src/diagnosis/refused-change.js';
 import { runtimeChoice, withRuntimeChoice } from '../src/diagnosis/runtime-choice.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
@@ -69,7 +73,7 @@ export const controllerReconcile: Playbook = {
       })),
     ];
     const found = sources.flatMap((source) => signatureFindings(ctx, source, { subject }, facts).findings);
-    return Promise.all(found.map((f) => withComponent(ctx, f)));
+    return Promise.all(found.map((f) => withComponent(ctx, withRefusedChange(ctx, f))));
   },
 };
 
@@ -78,33 +82,102 @@ export const controllerReconcile: Playbook = {
  * before the latest change (the old workload still serves), while the controller's Warning events
  * (InternalError) say it cannot apply the current spec. Those events decide, as for a service that is
  * not ready; each finding says since when it has been Ready and, when the status tells, which
- * generation was last applied.
+ * generation was last applied. When the object says the controller still has work on it (a
+ * generation newer than status.observedGeneration, or a deletion waiting on its finalizers), the
+ * controller's log lines about it since it became Ready are read too: a refusal logged there and
+ * never recorded as an event decides the same way.
  */
 async function readyButRefused(ctx: DiagnosisContext): Promise<Finding[]> {
   const readySince = Date.parse(conditionOf(ctx.target.isvc, 'Ready')?.lastTransitionTime ?? '');
+  const meta = ctx.target.isvc.metadata as { generation?: number; deletionTimestamp?: string; finalizers?: string[] };
+  const observed = (ctx.target.isvc.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+  const staleGeneration = meta.generation !== undefined && observed !== undefined && observed < meta.generation;
+  const deleting = meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length > 0;
+  const after = (t: number) => Number.isNaN(readySince) || Number.isNaN(t) || t > readySince;
   const since = (await eventsOf(ctx)).filter(
     (e) =>
       e.type === 'Warning' &&
       e.involvedObject?.kind === 'InferenceService' &&
       e.involvedObject.name === ctx.target.name &&
-      (Number.isNaN(readySince) || eventTime(e) > readySince),
+      after(eventTime(e)),
   );
-  if (since.length === 0) return [];
-  const failures = since.reduce((n, e) => n + (e.count ?? 1), 0);
+  const controllers =
+    staleGeneration || deleting
+      ? await (async () => {
+          const [pods, services] = await Promise.all([podsOf(ctx), knativeServicesOf(ctx).catch(() => [])]);
+          return (await controllerLinesAbout(ctx, ownedNames(ctx, services, pods)))
+            .map((c) => {
+              const keep = c.lines.map((l) => after(lineTime(l)));
+              return {
+                ...c,
+                lines: c.lines.filter((_, i) => keep[i]),
+                lineNumbers: c.lineNumbers.filter((_, i) => keep[i]),
+              };
+            })
+            .filter((c) => c.lines.length > 0);
+        })()
+      : [];
+  if (since.length === 0 && controllers.length === 0) return [];
+  const failures = since.reduce((n, e) => n + (e.count ?? 1), 0) + controllers.reduce((n, c) => n + c.lines.length, 0);
   const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const { generation } = ctx.target.isvc.metadata as { generation?: number };
-  const observed = (ctx.target.isvc.status as { observedGeneration?: number } | undefined)?.observedGeneration;
-  const stale =
-    generation !== undefined && observed !== undefined && observed < generation
-      ? `; it last applied generation ${observed} of ${generation}`
-      : '';
+  const stale = staleGeneration ? `; it last applied generation ${observed} of ${meta.generation}` : '';
+  const pending = deleting
+    ? `; deletion requested at ${meta.deletionTimestamp} and still waiting on ${(meta.finalizers ?? []).join(', ')}`
+    : '';
   const readyNote: Evidence = {
     kind: 'field',
     ref: subject,
-    text: `Ready since ${Number.isNaN(readySince) ? 'an earlier reconcile' : new Date(readySince).toISOString()}, but the controller has failed ${failures === 1 ? 'once' : `${failures} times`} since${stale}: Ready describes the spec before the latest change`,
+    text: `Ready since ${Number.isNaN(readySince) ? 'an earlier reconcile' : new Date(readySince).toISOString()}, but the controller has failed ${failures === 1 ? 'once' : `${failures} times`} since${stale}${pending}: Ready describes the spec before the latest change`,
   };
-  const found = signatureFindings(ctx, eventSource(subject, since), { subject }, versionFactsOf(ctx, [])).findings;
-  return Promise.all(found.map((f) => withComponent(ctx, { ...f, evidence: [readyNote, ...f.evidence] })));
+  const sources: LineSource[] = [
+    ...(since.length ? [eventSource(subject, since)] : []),
+    ...controllers.map((c) => ({
+      where: 'controller' as const,
+      ref: c.ref,
+      kind: 'log' as const,
+      container: c.container,
+      label: `controller log lines about ${ctx.target.namespace}/${ctx.target.name} since it became Ready`,
+      lines: c.lines,
+      lineNumbers: c.lineNumbers,
+    })),
+  ];
+  const facts = versionFactsOf(ctx, [], {
+    images: controllers.flatMap((c) => (c.pod.spec?.containers ?? []).map((k) => k.image)),
+  });
+  const found = sources.flatMap((source) => signatureFindings(ctx, source, { subject }, facts).findings);
+  return Promise.all(
+    found.map((f) => withComponent(ctx, withRefusedChange(ctx, { ...f, evidence: [readyNote, ...f.evidence] }))),
+  );
+}
+
+/** A log line's time (zap's ts / time field, or a leading RFC 3339 stamp); NaN when it has none. */
+function lineTime(line: string): number {
+  const m = /"(?:ts|time)":\s*"([^"]+)"/.exec(line) ?? /^(\d{4}-\d\d-\d\dT[\d:.]+Z?)/.exec(line);
+  if (m?.[1]) return Date.parse(m[1]);
+  const epoch = /"ts":\s*(\d+(?:\.\d+)?)/.exec(line)?.[1];
+  return epoch ? Number(epoch) * 1000 : Number.NaN;
+}
+
+/** An admission refusal that names a field the InferenceService holds: the next step sets it from the object. */
+function withRefusedChange(ctx: DiagnosisContext, f: Finding): Finding {
+  if (f.code !== 'ADMISSION_DENIED') return f;
+  const r = refusedChange(ctx.target.isvc, f);
+  if (!r) return f;
+  const deleting = (ctx.target.isvc.metadata as { deletionTimestamp?: string }).deletionTimestamp !== undefined;
+  const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  return {
+    ...f,
+    title: `The admission webhook ${r.webhook ?? ''} refuses the controller's updates of InferenceService ${ctx.target.name} itself: ${r.where} ${r.key} is ${r.value}${r.statusField ? `, ${r.statusField} is ${r.statusValue}` : ''}`,
+    evidence: [
+      ...f.evidence,
+      {
+        kind: 'field',
+        ref: subject,
+        text: `${r.where} ${r.key}: ${r.value}${r.statusField ? `; ${r.statusField}: ${r.statusValue}` : ''}`,
+      },
+    ],
+    next: refusedChangeNext(r, ctx.target, deleting),
+  };
 }
 
 /**
