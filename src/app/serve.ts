@@ -203,12 +203,14 @@ async function startSlackParts(
   };
   // a cluster's agent runs the commands the web process hands over, as if they were typed here
   const runForwardedCommand = async (data: CommandJobData): Promise<void> => {
-    const { channel, user, threadTs } = data;
+    const { channel, user, threadTs, clickedTs } = data;
     await runCommand(data.text, {
       deps: commands,
       channel,
       user,
       ...(threadTs ? { threadTs } : {}),
+      // a button's command: the rollout view it was clicked on shows the traffic after the change
+      ...(clickedTs ? { clickedTs } : {}),
       ...(data.requestId ? { requestId: data.requestId } : {}),
       // the web process told the asker it is at work when it handed the command over
       progressShown: true,

@@ -85,6 +85,7 @@ export async function runCommand(text: string, ctx: Omit<CommandContext, 'usage'
         channel: ctx.channel,
         user: ctx.user,
         ...(ctx.threadTs ? { threadTs: ctx.threadTs } : {}),
+        ...(ctx.clickedTs ? { clickedTs: ctx.clickedTs } : {}),
         ...(ctx.requestId ? { requestId: ctx.requestId } : {}),
       });
       outcome = 'forwarded';

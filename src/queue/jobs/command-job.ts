@@ -14,6 +14,8 @@ export const commandJobSchema = z.object({
   channel: z.string().min(1),
   user: z.string().min(1),
   threadTs: z.string().min(1).optional(),
+  /** A button's command: the clicked message (a rollout view the change then updates). */
+  clickedTs: z.string().min(1).optional(),
   requestId: requestIdSchema,
 });
 export type CommandJobData = z.infer<typeof commandJobSchema>;
