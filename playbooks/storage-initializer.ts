@@ -192,8 +192,27 @@ async function withS3Injection(
   }
   const ns = ctx.target.namespace;
   const subject = refOf('Pod', ns, pod.metadata?.name ?? '?');
+  const accountRead = await serviceAccountSecrets(ctx, account);
+  const kubeflow = ctx.target.apiVersion.startsWith('serving.kubeflow.org/');
+  const endpointAnnotation = kubeflow ? 'serving.kubeflow.org/s3-endpoint' : 'serving.kserve.io/s3-endpoint';
+  const accountField = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(
+    f.component,
+    'serviceAccountName',
+  );
+  const keysSaid = `its data keys must be named ${keys.id} and ${keys.secret} (inferenceservice-config credentials.s3; a secret written for KFServing before 0.4 has awsAccessKeyID / awsSecretAccessKey, which are skipped) and its annotations must name the endpoint (${endpointAnnotation})`;
+  const then = 'then delete the pod so the storage-initializer gets them';
+  const next =
+    accountRead === 'unread'
+      ? `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl describe secret on each of them -n ${ns} (it lists key names, not values): the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (${endpointAnnotation}); rename the keys, or set ${accountField} to the service account that carries such a secret; ${then} (the bot may not get serviceaccounts in ${ns}: that grant would let it name the secret)`
+      : accountRead.secrets.length === 0
+        ? `Service account ${account} lists no secret, so KServe had no S3 credentials to inject: create a secret with data keys ${keys.id} and ${keys.secret} and the ${endpointAnnotation} annotation, add it to the secrets of service account ${account} (kubectl patch serviceaccount ${account} -n ${ns} -p '{"secrets":[{"name":"SECRET"}]}' with its name), or set ${accountField} to a service account that lists one; ${then}`
+        : `Service account ${account} lists ${plural(accountRead.secrets, 'secret')} ${accountRead.secrets.join(', ')}, yet KServe injected none of its keys: ${keysSaid}. kubectl describe secret ${accountRead.secrets[0]} -n ${ns} lists its key names (not their values; the bot reads no Secret); rename the keys to ${keys.id} / ${keys.secret} (or set credentials.s3.s3AccessKeyIDName / s3SecretAccessKeyName in inferenceservice-config to the names it has), ${then}`;
   return {
     ...f,
+    title:
+      accountRead !== 'unread' && accountRead.secrets.length > 0
+        ? `No S3 credentials reached the storage-initializer: service account ${account} lists ${accountRead.secrets.join(', ')}, whose keys KServe did not take as ${keys.id} / ${keys.secret}`
+        : f.title,
     evidence: [
       {
         kind: 'field',
@@ -201,6 +220,15 @@ async function withS3Injection(
         container: STORAGE_INITIALIZER,
         text: `storage-initializer env: ${env.join(', ') || 'none'}: no ${keys.id}, ${keys.secret} or S3_ENDPOINT was injected from service account ${account}`,
       },
+      ...(accountRead !== 'unread'
+        ? [
+            {
+              kind: 'field' as const,
+              ref: refOf('ServiceAccount', ns, account),
+              text: `secrets: ${accountRead.secrets.join(', ') || 'none'}${accountRead.tokens.length ? ` (and ${accountRead.tokens.join(', ')}: its API token / pull secret)` : ''}`,
+            },
+          ]
+        : []),
       ...(config
         ? [
             {
@@ -212,8 +240,28 @@ async function withS3Injection(
         : []),
       ...f.evidence,
     ],
-    next: `kubectl get serviceaccount ${account} -n ${ns} -o jsonpath='{.secrets[*].name}', then kubectl get secret on each of them -n ${ns} -o jsonpath='{.data}': the S3 secret's data keys must be ${keys.id} and ${keys.secret} (KFServing before 0.4 read awsAccessKeyID / awsSecretAccessKey) and its annotations must name the endpoint (serving.kserve.io/s3-endpoint, or serving.kubeflow.org/s3-endpoint); rename the keys, or set ${serviceNextStepContext(ctx.target, ctx.config.knativeNamespace).fieldPath(f.component, 'serviceAccountName')} to the service account that carries such a secret; then delete the pod so the storage-initializer gets them`,
+    next,
   };
+}
+
+/**
+ * The secrets a service account lists (KServe's credential builder reads each of them), apart from the
+ * token and pull secrets Kubernetes and OpenShift add under the account's own name; 'unread' when the
+ * account cannot be read. Secrets themselves are never read.
+ */
+async function serviceAccountSecrets(
+  ctx: DiagnosisContext,
+  account: string,
+): Promise<{ secrets: string[]; tokens: string[] } | 'unread'> {
+  const sa = await ctx.reader.serviceAccount(ctx.target.namespace, account).catch(() => null);
+  if (!sa) return 'unread';
+  const names = (sa.secrets ?? []).map((s) => s.name).filter((n): n is string => typeof n === 'string');
+  const own = (n: string) => n.startsWith(`${account}-token-`) || n.startsWith(`${account}-dockercfg-`);
+  return { secrets: names.filter((n) => !own(n)), tokens: names.filter(own) };
+}
+
+function plural(items: readonly unknown[], word: string): string {
+  return items.length === 1 ? word : `${word}s`;
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   V1PersistentVolumeClaim,
   V1Pod,
   V1ResourceQuota,
+  V1ServiceAccount,
   V1Service,
 } from '@kubernetes/client-node';
 import type { z } from 'zod';
@@ -448,6 +449,20 @@ export class ClusterReader {
       this.call({ verb: 'get', resource: 'namespaces', group: '' }, () => this.clients.core.readNamespace({ name }), {
         notFound: null,
       }),
+    );
+  }
+
+  /**
+   * A ServiceAccount (the one a predictor runs as): the names of the secrets it lists, which KServe
+   * reads credentials from. Secrets themselves are never read: their values stay in the cluster.
+   */
+  serviceAccount(namespace: string, name: string): Promise<V1ServiceAccount | null> {
+    return this.once(`serviceaccount/${namespace}/${name}`, () =>
+      this.call(
+        { verb: 'get', resource: 'serviceaccounts', group: '', namespace },
+        () => this.clients.core.readNamespacedServiceAccount({ namespace, name }),
+        { notFound: null },
+      ),
     );
   }
 
