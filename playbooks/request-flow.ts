@@ -6,16 +6,20 @@
  * revision pod (queue-proxy, then the model container). This playbook reports each hop's state,
  * and a missing Gateway or VirtualService when the ingress is what keeps the service unready (with
  * the controller's log lines that say why it is missing). A RawDeployment service has none of
- * these hops: its Ingress / HTTPRoute, Service, Deployment, HPA and pods are drawn instead. A
- * service the controller has not created Knative Services for yet has no flow to draw.
+ * these hops: its Ingress / HTTPRoute, Service, Deployment, HPA and pods are drawn instead, and
+ * when the controller made no Ingress / HTTPRoute, why it could not (an API version the cluster does
+ * not serve, an ingress config it refuses: src/diagnosis/raw-ingress-cause.ts). A service the
+ * controller has not created Knative Services for yet has no flow to draw.
  *
  * RBAC: list virtualservices, get gateways (networking.istio.io); RawDeployment: list deployments,
- * services, ingresses, httproutes, horizontalpodautoscalers.
- * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING.
+ * services, ingresses, httproutes, horizontalpodautoscalers; get configmaps/inferenceservice-config,
+ * list pods (the controller's) and events, get pods/log (the controller's).
+ * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING, RAW_INGRESS_NOT_CREATED.
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
 import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
+import { rawIngressCause } from '../src/diagnosis/raw-ingress-cause.js';
 import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
@@ -42,7 +46,7 @@ export function parseGatewayRef(value: string, defaultNamespace: string): Gatewa
 export const requestFlow: Playbook = {
   id: 'request-flow',
   title: 'Request flow: gateway, virtual services, revision service, pods',
-  emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING'],
+  emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING', 'RAW_INGRESS_NOT_CREATED'],
   async run(ctx) {
     const said = deploymentMode(ctx.target.isvc);
     // the Serverless reads start at once (as the mode is decided) unless the service says RawDeployment
@@ -51,14 +55,17 @@ export const requestFlow: Playbook = {
     serverless?.catch(() => undefined);
     const mode = await deploymentModeOf(ctx);
     const subject = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-    if (mode === 'RawDeployment')
+    if (mode === 'RawDeployment') {
+      const hops = await rawDeploymentHops(ctx);
+      // no entry point (not as a consequence of an unready predictor), or nothing made at all: why the controller made none
+      const blocked = hops.some(
+        (h) => h.state === 'missing' && !h.consequence && (/^Ingress /.test(h.ref) || /^Deployment /.test(h.ref)),
+      );
       return [
-        finding('REQUEST_FLOW', {
-          subject,
-          title: 'Request flow hops (RawDeployment)',
-          evidence: await rawDeploymentHops(ctx),
-        }),
+        ...(blocked ? await rawIngressCause(ctx) : []),
+        finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: hops }),
       ];
+    }
     if (mode !== 'Serverless' || !serverless) return [];
     return serverless;
   },

@@ -20,6 +20,7 @@ import {
   PROBE_BLOCKED_BY_AUTH_NEXT,
   PROBE_BLOCKED_BY_RBAC_NEXT,
   QUOTA_EXCEEDED_NEXT,
+  RAW_INGRESS_NOT_CREATED_NEXT,
   READINESS_PROBE_FAILING_NEXT,
   REVISION_MISSING_NEXT,
   STORAGE_INIT_FAILED_NEXT,
@@ -502,6 +503,15 @@ const table = {
     evidence: "probe; the kubelet's message; log excerpt",
     explains: NOT_READY,
     next: READINESS_PROBE_FAILING_NEXT,
+  },
+  RAW_INGRESS_NOT_CREATED: {
+    severity: 'error',
+    title: 'The controller cannot create the RawDeployment Ingress / HTTPRoute',
+    when: 'a RawDeployment (Standard) service has no Ingress / HTTPRoute (or nothing at all) and the controller cannot make one: the API version it writes (Ingress networking.k8s.io/v1; HTTPRoute gateway.networking.k8s.io/v1 with enableGatewayApi; or the one its refusal names) is not among those the cluster serves (discovery), or the `ingress` key of inferenceservice-config lacks a key the controller requires',
+    evidence:
+      "the controller's refusal; the versions the cluster serves of that group, or the ingress keys set and missing",
+    explains: ['CONTROLLER_RECONCILE_FAILED', 'ISVC_NOT_READY', 'REVISION_MISSING'],
+    next: RAW_INGRESS_NOT_CREATED_NEXT,
   },
   CONTROLLER_RECONCILE_FAILED: {
     severity: 'error',

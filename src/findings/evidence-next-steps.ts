@@ -412,3 +412,26 @@ export const ISVC_NOT_READY_NEXT = byForms(
       `${FALLBACK_LABEL} why it is not ready: kubectl describe inferenceservice ${c.name} -n ${c.namespace} and kubectl get pods -n ${c.namespace} -l ${c.podSelector}`,
   ),
 );
+
+/** What the RawDeployment entry point lacks: the API version the cluster does not serve, or the ingress key. */
+export const RAW_INGRESS_NOT_CREATED_NEXT = byForms(
+  form(
+    'the API version the controller writes and the cluster does not serve',
+    (f) => matchIn(f, /the controller writes (\w+) at ([\w.-]+\/\w+)/),
+    (c, _f, m) =>
+      `The cluster does not serve ${m[1]} at ${m[2]}, which the controller writes for ${c.namespace}/${c.name}: kubectl api-versions | grep ${(m[2] ?? '').split('/')[0]} shows what it serves; install or upgrade what serves ${m[1]} at ${m[2]}, or run a KServe release that writes a version the cluster serves`,
+    [
+      {
+        kind: 'field',
+        ref: 'API discovery',
+        text: 'gateway.networking.k8s.io: not served; the controller writes HTTPRoute at gateway.networking.k8s.io/v1',
+      },
+    ],
+  ),
+  form(
+    'fallback',
+    () => true,
+    (c) =>
+      `${FALLBACK_LABEL} which API or ingress key the controller lacks for ${c.namespace}/${c.name}: kubectl api-versions | grep networking.k8s.io and kubectl get configmap -A | grep inferenceservice-config (its data.ingress)`,
+  ),
+);
