@@ -363,7 +363,12 @@ function storageUriOf(ctx: DiagnosisContext, pod: V1Pod, component: string | und
  * termination message), and the events that the storage-initializer failed.
  */
 async function fromEvents(ctx: DiagnosisContext): Promise<Finding[]> {
-  const fromStatus = fromModelStatus(ctx);
+  // the pod is gone, the claim is not: a pvc:// path is read against what the claim bound to
+  const fromStatus = await Promise.all(
+    fromModelStatus(ctx).map((f) =>
+      f.code === 'STORAGE_URI_NOT_FOUND' ? withPvcBinding(ctx, f, componentStorageUri(ctx, f.component)) : f,
+    ),
+  );
   if (fromStatus.length > 0) return fromStatus;
   // a pod-creation refusal that names the init container (FailedCreate: "Error creating: ... forbidden")
   // means the pod never existed: the storage-initializer never ran, so it did not fail

@@ -59,7 +59,7 @@ export async function pvcBinding(
   const path = parts.path ? `${parts.path}/` : 'the model';
   const candidate = others[0];
   const copy = `copy ${path} onto that volume (a pod that mounts claim ${parts.claim})`;
-  const then = 'Then delete the failed pod so the storage-initializer runs again';
+  const then = 'Then delete the failed pod, where one is left, so the storage-initializer runs again';
   // a volume made for this claim while one that was made by hand waits unbound: the claim bound to the wrong one
   if (provisioner && candidate)
     return {
