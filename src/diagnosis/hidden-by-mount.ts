@@ -22,8 +22,8 @@ export interface HiddenByMount {
   path: string;
   line: string;
   mount: V1VolumeMount;
-  /** Who mounted it: "Knative" (a revision pod's mount the InferenceService does not declare), "the InferenceService", "the pod". */
-  by: 'Knative' | 'the InferenceService' | 'the pod';
+  /** Who mounted it: "Knative" (a revision pod's mount the InferenceService does not declare), else "the pod" (KServe or a webhook). */
+  by: 'Knative' | 'the pod';
   evidence: Evidence;
   next: string;
 }
@@ -43,7 +43,9 @@ export function hiddenByMount(
     if (!MISSING.test(line)) continue;
     for (const path of line.match(ABSOLUTE_PATH) ?? []) {
       const mount = emptyMountOver(pod, spec.volumeMounts, path);
-      if (mount) return describe(ctx, pod, container, component, path, line.trim(), mount, knativeRelease);
+      // a volume the user mounted there is theirs to know about: only the platform's hide the image's files unasked
+      if (mount && !declaredByService(ctx, component, mount.mountPath))
+        return describe(ctx, pod, container, path, line.trim(), mount, knativeRelease);
     }
   }
   return undefined;
@@ -77,7 +79,6 @@ function describe(
   ctx: DiagnosisContext,
   pod: V1Pod,
   container: string,
-  component: string | undefined,
   path: string,
   line: string,
   mount: V1VolumeMount,
@@ -85,11 +86,7 @@ function describe(
 ): HiddenByMount {
   const dir = mount.mountPath.replace(/\/+$/, '');
   const knativePod = pod.metadata?.labels?.['serving.knative.dev/revision'] !== undefined;
-  const by = declaredByService(ctx, component, mount.mountPath)
-    ? 'the InferenceService'
-    : knativePod
-      ? 'Knative'
-      : 'the pod';
+  const by = knativePod ? 'Knative' : 'the pod';
   const ref = refOf('Pod', ctx.target.namespace, pod.metadata?.name ?? '?');
   const evidence: Evidence = {
     kind: 'field',

@@ -62,6 +62,24 @@ describe('hiddenByMount', () => {
     ).toBeUndefined();
   });
 
+  it('leaves alone a volume the InferenceService itself mounts there', () => {
+    const own = {
+      ...ctx,
+      target: {
+        ...ctx.target,
+        isvc: {
+          ...ctx.target.isvc,
+          spec: {
+            predictor: {
+              containers: [{ name: 'kserve-container', volumeMounts: [{ name: 'logs', mountPath: '/var/log' }] }],
+            },
+          },
+        },
+      },
+    } as DiagnosisContext;
+    expect(hiddenByMount(own, pod(), 'kserve-container', nginx, 'predictor')).toBeUndefined();
+  });
+
   it('outside Knative the mount is the pod’s, and the next step names it without Knative’s key', () => {
     const hidden = hiddenByMount(ctx, pod({ knative: false }), 'kserve-container', nginx, 'predictor');
     expect(hidden?.by).toBe('the pod');
