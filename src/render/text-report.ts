@@ -1,6 +1,7 @@
 import type { Evidence, Finding, Report } from '../findings/types.js';
 import { readableLogLine } from '../logs/readable-log-line.js';
 import { terminalSafe } from './terminal-safe.js';
+import { verdictOf } from './verdict.js';
 
 /**
  * The report a person reads in a terminal: root cause first, then the other findings with their
@@ -14,15 +15,15 @@ export function renderTextReport(unsafe: Report, options: { color?: boolean } = 
   const out: string[] = [];
   const root = report.findings[0];
   const shownLogs = new Map<string, Set<number>>();
+  const verdict = verdictOf(report);
+  // the verdict's own words ("is not ready", "does not exist", "is stopped (on purpose, not broken)")
+  const state = verdict.kind === 'not-found' ? 'not found' : verdict.phrase.replace(/^is /, '');
   if (report.rootCause && root) {
-    out.push(
-      c.bold(
-        `${namespace}/${name}: ${report.ready ? 'Ready, but failing' : root.code === 'ISVC_NOT_FOUND' ? 'not found' : 'not ready'} — root cause ${c.red(root.code)}`,
-      ),
-    );
+    out.push(c.bold(`${namespace}/${name}: ${state} — root cause ${c.red(root.code)}`));
     out.push(...renderFinding(root, c, true, shownLogs));
   } else {
-    out.push(c.bold(`${namespace}/${name}: ${c.green('ready')}`));
+    const ok = verdict.kind === 'ready' || verdict.kind === 'ready-with-warnings';
+    out.push(c.bold(`${namespace}/${name}: ${ok ? c.green(state) : c.yellow(state)}`));
   }
   if (report.followedFrom)
     out.splice(

@@ -9,7 +9,8 @@ export {
   SCREEN_LINES,
   targetName,
 } from './render-report.js';
-export { renderProgress, renderVerdict, verdictLine, verdictOf } from './render-verdict.js';
+export { verdictOf } from '../verdict.js';
+export { renderProgress, renderVerdict, verdictLine } from './render-verdict.js';
 export { screenLines, visibleText } from './screen-lines.js';
 export * from './render-notices.js';
 export { renderStatus } from './render-status.js';

@@ -18,7 +18,8 @@ import { keyIndex, namesError } from '../../logs/focus-line.js';
 import { cut, escapeMrkdwn, SLACK_LIMITS } from './limits.js';
 import { evidenceLine, logBlock, oneLine, shortRef } from './render-evidence.js';
 import { evidenceBlocks, findingHeading, isProposed, manualFixText, renderFinding } from './render-finding.js';
-import { renderVerdict, verdictOf, verdictShortened } from './render-verdict.js';
+import { verdictOf } from '../verdict.js';
+import { renderVerdict, verdictShortened } from './render-verdict.js';
 import { blockLines, screenLines } from './screen-lines.js';
 
 /** At most this many thread replies for one report; what is left is listed by code in the last one. */

@@ -6,11 +6,11 @@
  * Grafana / Jaeger / Kiali links). The severity emoji is on this message only.
  */
 import type { TargetRef } from '../../core/target-ref.js';
-import { CATALOG } from '../../findings/catalog.js';
 import { notFoundAlternatives } from '../../findings/not-found-alternatives.js';
 import type { Finding, Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
+import { type Verdict, verdictOf } from '../verdict.js';
 import { context, section } from './block-kit.js';
 import { REDIAGNOSE_ACTION } from '../../slack/action-ids.js';
 import { actions, button, isWebUrl, rediagnoseButton, urlButton, type Button } from './buttons.js';
@@ -31,47 +31,6 @@ export function renderProgress(target: TargetRef, progress: Progress, requestedB
         : `the Kubernetes API could not be reached (${escapeMrkdwn(cut(progress.reason, 200))}); retrying in ${Math.ceil(progress.delayMs / 1000)} s`;
   const who = requestedBy ? ` · asked by <@${requestedBy}>` : '';
   return { text, blocks: [section(`⏳ *Diagnosing ${name}…*`), context(`_${detail}${who}_`)] };
-}
-
-export type VerdictKind =
-  | 'ready'
-  | 'ready-with-warnings'
-  | 'ready-but-broken'
-  | 'not-ready'
-  | 'not-found'
-  | 'stopped'
-  | 'unexplained';
-
-export interface Verdict {
-  kind: VerdictKind;
-  icon: string;
-  /** "is not ready", "is Ready, but unreachable", … */
-  phrase: string;
-  /** The finding the sentence is about (the root cause, else the first error), if any. */
-  finding: Finding | null;
-}
-
-/** What the root message says, decided once (the tests check it over every scenario). */
-export function verdictOf(report: Report): Verdict {
-  const firstError = report.findings.find((f) => f.severity === 'error') ?? null;
-  const root = report.rootCause ? (report.findings.find((f) => f.code === report.rootCause) ?? firstError) : firstError;
-  if (report.ready) {
-    if (root) {
-      const phrase = CATALOG[root.code].readyVerdict ?? 'is Ready, but failing';
-      return { kind: 'ready-but-broken', icon: '⚠️', phrase, finding: root };
-    }
-    const warning = report.findings.find((f) => f.severity === 'warning') ?? null;
-    if (warning)
-      return { kind: 'ready-with-warnings', icon: '✅', phrase: 'is ready, with warnings', finding: warning };
-    return { kind: 'ready', icon: '✅', phrase: 'is ready', finding: report.findings[0] ?? null };
-  }
-  const stopped = report.findings.find((f) => f.code === 'ISVC_STOPPED');
-  if (!root && stopped)
-    return { kind: 'stopped', icon: '⏸️', phrase: 'is stopped (on purpose, not broken)', finding: stopped };
-  if (!root) return { kind: 'unexplained', icon: '❔', phrase: 'is not ready, and no check found why', finding: null };
-  // nothing of that name to be ready or not: "is not ready" would say it exists
-  if (root.code === 'ISVC_NOT_FOUND') return { kind: 'not-found', icon: '🔍', phrase: 'does not exist', finding: root };
-  return { kind: 'not-ready', icon: '❌', phrase: CATALOG[root.code].notReadyVerdict ?? 'is not ready', finding: root };
 }
 
 /** The sentence as plain text (the notification and the CLI-like summary). */

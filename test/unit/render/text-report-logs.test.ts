@@ -72,3 +72,25 @@ it('prints a JSON controller line as its level, message and error, and a retried
   expect(out).not.toContain('reconcileHandler');
   expect(out).not.toMatch(/^ {6}51 /m);
 });
+
+it('heads a report with the verdict: a stopped service is stopped, one not ready with no cause is not called ready', () => {
+  const stopped: Report = {
+    ...storageUriNotFoundReport(),
+    ready: false,
+    rootCause: null,
+    findings: [
+      {
+        code: 'ISVC_STOPPED',
+        severity: 'info',
+        subject: 'InferenceService default/m',
+        title: 'm is stopped on purpose',
+        evidence: [],
+        remediation: null,
+      },
+    ],
+  };
+  const { namespace, name } = stopped.target;
+  expect(renderTextReport(stopped).split('\n')[0]).toBe(`${namespace}/${name}: stopped (on purpose, not broken)`);
+  const unexplained: Report = { ...stopped, findings: [] };
+  expect(renderTextReport(unexplained).split('\n')[0]).toBe(`${namespace}/${name}: not ready, and no check found why`);
+});
