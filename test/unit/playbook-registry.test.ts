@@ -1,5 +1,5 @@
 /** Every playbook file is registered once in playbooks/index.ts, with an id equal to its file name. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ALL_PLAYBOOKS } from '../../playbooks/index.js';
@@ -16,5 +16,16 @@ describe('playbook registry', () => {
 
   it('declares only catalog codes', () => {
     for (const p of ALL_PLAYBOOKS) for (const code of p.emits) expect(isFindingCode(code)).toBe(true);
+  });
+
+  it("has a row in README.md's table whose codes are the playbook's emits", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const rows = new Map(
+      [...readme.matchAll(/^\| ([a-z-]+) \| .* \| ([A-Z_, ]+) \|$/gm)].map((m) => [m[1], m[2]!.split(', ').sort()]),
+    );
+    const stale = ALL_PLAYBOOKS.filter((p) => rows.get(p.id)?.join() !== [...p.emits].sort().join()).map(
+      (p) => `${p.id}: README says ${rows.get(p.id)?.join(', ') ?? 'nothing'}, it emits ${p.emits.join(', ')}`,
+    );
+    expect(stale).toEqual([]);
   });
 });

@@ -46,5 +46,8 @@ describe('job kinds', () => {
     expect(
       JOB_KINDS.command.options({ kind: 'command', text: 'rollout x', channel: 'C', user: 'U', requestId }).jobId,
     ).toBe(`command__${requestId}`);
+    // an MCP call runs once (no retry: its caller waits for one answer, and a propose_fix posts once)
+    const mcp = { kind: 'mcp' as const, callId: 'c-1', tool: 'diagnose', args: {}, requester: 'mcp:a', deadline: 0 };
+    expect(JOB_KINDS.mcp.options(mcp)).toMatchObject({ jobId: 'mcp__c-1', attempts: 1 });
   });
 });
