@@ -28,6 +28,7 @@ import {
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
 import { containerFailures } from '../src/kube/pod-status.js';
 import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
+import { editCommand } from '../src/findings/next-step-context.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 
 /**
@@ -84,11 +85,18 @@ export const trafficSplit: Playbook = {
     if (percent !== undefined && percent < 100)
       splitEvidence.unshift({ kind: 'field', ref: subject, text: `canaryTrafficPercent: ${percent}` });
     splitEvidence.push(...iter8Routes(ctx, virtualServices));
+    // v1alpha2: the split the spec asks for is applied only once the route takes the canary (status.canaryTraffic)
+    const asked =
+      percent !== undefined &&
+      typeof ctx.target.isvc.spec?.canary === 'object' &&
+      !(typeof isvcTraffic?.canaryTraffic === 'number' && isvcTraffic.canaryTraffic > 0);
     if (splitEvidence.length > 0) {
       out.push(
         finding('TRAFFIC_SPLIT', {
           subject,
-          title: `Traffic is split${percent !== undefined ? ` (canary ${percent}%)` : ''}`,
+          title: asked
+            ? `A canary split of ${percent}% is asked, not applied yet: the route still sends every request to the default`
+            : `Traffic is split${percent !== undefined ? ` (canary ${percent}%)` : ''}`,
           evidence: splitEvidence,
         }),
       );
@@ -170,20 +178,35 @@ async function canaryFinding(
     ),
   );
   const ready = c.canary ? conditionOf(c.canary, 'Ready') : undefined;
-  const split =
-    percent !== undefined
+  const outOfRoute = canaryOutOfRoute(ctx, c);
+  const split = outOfRoute
+    ? `the route sends ${ctx.target.isvc.status?.traffic ?? 100}% to ${c.previous} and none to ${c.canaryName} (spec.canaryTrafficPercent ${percent ?? 0} is not applied yet)`
+    : percent !== undefined
       ? `${100 - percent}% to ${c.previous}, ${percent}% to ${c.canaryName}`
       : `previous ${c.previous}, canary ${c.canaryName}`;
+  // still coming up (Deploying, no pod failing) is not a failure yet
+  const starting = ready?.status === 'Unknown' && causes.length === 0;
   // what the canary changed: the model's URI, the image, an arg, … (the spec change that made it)
   const changed = revisionChanges(
     revisions.find((r) => r.metadata.name === c.previous),
     c.canary,
   );
-  const remediation = await offerFix('rollback-canary', ctx, { previous: c.previous, canary: c.canaryName, percent });
+  // out of the route, the canary takes no traffic to roll back: removing spec.canary is the step
+  const remediation = outOfRoute
+    ? null
+    : await offerFix('rollback-canary', ctx, { previous: c.previous, canary: c.canaryName, percent });
+  const whoseKsvc = `Knative Service ${c.ksvc.metadata.name}`;
+  const next = outOfRoute
+    ? `${starting ? `Canary revision ${c.canaryName} is still starting (${ready?.reason ?? 'not ready'}): wait for it (kubectl get pods -n ${ns} -l serving.knative.dev/revision=${c.canaryName}); ` : ''}KFServing puts the canary into the route only once ${whoseKsvc} is ready and has a hostname, and until then keeps RoutesReady (and so Ready) False while ${c.previous} serves all requests; to serve without the canary, ${editCommand(ctx.target)}: remove spec.canary (spec.canaryTrafficPercent 0 alone keeps it waiting)`
+    : undefined;
   return finding('CANARY_UNHEALTHY', {
     subject: refOf('Revision', ns, c.canaryName),
-    title: `Canary revision ${c.canaryName} fails while ${c.previous} still serves traffic`,
+    title: starting
+      ? `Canary revision ${c.canaryName} (${whoseKsvc}) is not ready yet (${ready?.reason ?? 'Unknown'}) while ${c.previous} serves${outOfRoute ? ' every request' : ' traffic'}`
+      : `Canary revision ${c.canaryName} fails while ${c.previous} still serves traffic`,
+    ...(next ? { next } : {}),
     evidence: [
+      ...(outOfRoute ? [outOfRoute] : []),
       // what the canary changed decides what to fix, so it leads; the split follows
       ...(changed.length
         ? [
@@ -217,6 +240,25 @@ async function canaryFinding(
     component: componentOf(c.ksvc.metadata.labels),
     revision: c.canaryName,
   });
+}
+
+/**
+ * KFServing's v1alpha2 route (0.2-0.4) takes a canary endpoint only once its Knative Service has a
+ * hostname; until then RoutesReady is False (PredictorHostnameUnknown / PredictorStatusUnknown,
+ * "Failed to reconcile predictor"), the top-level route keeps sending everything to the default,
+ * and the InferenceService reads not Ready although the default serves.
+ */
+function canaryOutOfRoute(ctx: DiagnosisContext, c: FailingCanary): Evidence | undefined {
+  if (!/-canary$/.test(c.ksvc.metadata.name)) return undefined;
+  const routes = conditionOf(ctx.target.isvc, 'RoutesReady');
+  const inRoute = typeof ctx.target.isvc.status?.canaryTraffic === 'number' && ctx.target.isvc.status.canaryTraffic > 0;
+  if (!routes || routes.status === 'True' || inRoute || !/Hostname|Status/.test(routes.reason ?? '')) return undefined;
+  // the deciding status field: it leads the canary's evidence
+  return {
+    kind: 'field',
+    ref: refOf('InferenceService', ctx.target.namespace, ctx.target.name),
+    text: `${formatCondition(routes)} (the canary ${c.ksvc.metadata.name} has no hostname yet: KFServing leaves it out of the route)`,
+  };
 }
 
 /** Iter8-style routing: a VirtualService named after the app that routes between InferenceServices. */

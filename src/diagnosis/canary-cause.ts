@@ -5,6 +5,7 @@
  * fails, not only that it does; and its next step next to the rollback, so that the advice names the
  * new revision's fix too.
  */
+import { FALLBACK_LABEL } from '../findings/next-step-quality.js';
 import type { Finding } from '../findings/types.js';
 
 const CARRIERS = new Set(['CANARY_UNHEALTHY', 'ROLLOUT_FAILED']);
@@ -13,6 +14,8 @@ const CARRIERS = new Set(['CANARY_UNHEALTHY', 'ROLLOUT_FAILED']);
 function combinedNext(f: Finding, cause: Finding): string | undefined {
   const revision = f.revision ?? cause.revision;
   if (!f.next || !cause.next) return f.next;
+  // the cause only says its evidence is missing, and the step already names the revision: nothing to add
+  if (cause.next.startsWith(FALLBACK_LABEL) && revision && f.next.includes(revision)) return f.next;
   if (f.code === 'ROLLOUT_FAILED') {
     const rollback = f.next.replace(/^fix what revision \S+ failed on, or /, '');
     return `for revision ${revision}: ${cause.next}; or ${rollback}`;

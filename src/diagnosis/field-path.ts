@@ -21,7 +21,7 @@ const COMPONENT_KEYS = [
 ];
 
 /** The component's view a finding about `revision` concerns: a v1alpha2 canary revision is <service>-<component>-canary-<suffix>. */
-function viewOf(
+export function componentViewOf(
   isvc: InferenceServiceObject,
   component: string | undefined,
   revision?: string,
@@ -51,7 +51,7 @@ export function fieldPathOf(
   key: string,
   revision?: string,
 ): string {
-  const view = viewOf(isvc, component, revision);
+  const view = componentViewOf(isvc, component, revision);
   if (!view) return `spec.${component ?? 'predictor'}.${key}`;
   const model = view.modelPath.join('.');
   const base = view.modelPath.slice(0, view.modelPath.indexOf(view.name) + 1).join('.');

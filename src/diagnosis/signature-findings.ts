@@ -6,10 +6,9 @@
  */
 import type { FindingCode } from '../findings/catalog.js';
 import { finding } from '../findings/finding.js';
-import { fieldPathOf } from './field-path.js';
+import { componentViewOf, fieldPathOf } from './field-path.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Evidence, Finding } from '../findings/types.js';
-import { componentsOf } from '../kube/inference-service-view.js';
 import { findTracebacks } from '../logs/log-excerpt.js';
 import { redactLines } from '../logs/redact.js';
 import { fillTemplate, type TemplateValues } from '../signatures/fill-template.js';
@@ -55,7 +54,8 @@ export function templateValues(
   match?: RegExpExecArray,
 ): TemplateValues {
   const component = scope.component ?? 'predictor';
-  const view = componentsOf(ctx.target.isvc).find((c) => c.name === component) ?? componentsOf(ctx.target.isvc)[0];
+  // a v1alpha2 canary revision's values come from the canary's own block, not the default's
+  const view = componentViewOf(ctx.target.isvc, component, scope.revision);
   return {
     values: {
       name: ctx.target.name,
