@@ -32,7 +32,7 @@ export function slackRemediationNotifier(poster: SlackPoster): Notify<Remediatio
       return null;
     },
     'click-refused': async (e) => {
-      await poster.ephemeral(e.channel, e.user, renderRefusal(e.code, e.message, e.approvers), e.threadTs);
+      await poster.ephemeral(e.channel, e.user, renderRefusal(e.code, e.message, e.approvers, e.decidedBy), e.threadTs);
       return null;
     },
     'remediation-applied': ({ proposal: p, by }) =>

@@ -44,6 +44,7 @@ async function refuse(
   code: string,
   message: string,
   approvers?: string[],
+  decidedBy?: string | null,
 ): Promise<ClickResult> {
   await deps
     .notify({
@@ -54,6 +55,7 @@ async function refuse(
       code,
       message,
       ...(approvers?.length ? { approvers } : {}),
+      ...(decidedBy ? { decidedBy } : {}),
     })
     .catch((e: unknown) => deps.warn(`ephemeral: ${errorMessage(e)}`));
   return { kind: 'refused', code };
@@ -122,7 +124,9 @@ export async function approveClick(deps: RemediationDeps, click: Click): Promise
       click,
       p.threadTs,
       'PROPOSAL_ALREADY_APPROVED',
-      `already approved by <@${rec.decidedBy}>, it is being applied`,
+      'already approved, it is being applied',
+      undefined,
+      rec.decidedBy,
     );
   }
   if (rec.state !== 'pending')
@@ -187,7 +191,9 @@ export async function rejectClick(deps: RemediationDeps, click: Click): Promise<
       click,
       p.threadTs,
       'PROPOSAL_USED',
-      `this proposal was already ${DONE[moved.state] ?? moved.state}${moved.by ? ` (by <@${moved.by}>)` : ''}`,
+      `this proposal was already ${DONE[moved.state] ?? moved.state}`,
+      undefined,
+      moved.by,
     );
   await deps.audit.append({
     event: 'rejected',

@@ -49,6 +49,8 @@ export type RemediationEvent =
       message: string;
       /** Who may decide instead (user and user-group ids). */
       approvers?: string[];
+      /** Who already decided the proposal (a user id; the renderer names them). */
+      decidedBy?: string;
     }
   | { kind: 'remediation-applied'; proposal: Proposal; by: string }
   /** The write failed, or (`dryRunRefused`: the API server's reason) its dry run on approval was refused and nothing was written. */

@@ -154,9 +154,15 @@ export function renderProposalDecided(
 const mention = (id: string) =>
   /^[UW][A-Z0-9]{2,20}$/.test(id) ? `<@${id}>` : /^S[A-Z0-9]{2,20}$/.test(id) ? `<!subteam^${id}>` : null;
 
-export function renderRefusal(code: string, message: string, approvers: string[] = []): SlackMessage {
+export function renderRefusal(
+  code: string,
+  message: string,
+  approvers: string[] = [],
+  decidedBy?: string,
+): SlackMessage {
   const who = approvers.flatMap((id) => mention(id) ?? []).slice(0, 8);
-  const text = `${escapeMrkdwn(`Not done (${code}): ${cut(message, 500)}. Nothing was changed.`)}${who.length ? ` Who may approve: ${who.join(', ')}.` : ''}`;
+  const decider = decidedBy ? mention(decidedBy) : null;
+  const text = `${escapeMrkdwn(`Not done (${code}): ${cut(message, 500)}`)}${decider ? ` (by ${decider})` : ''}. Nothing was changed.${who.length ? ` Who may approve: ${who.join(', ')}.` : ''}`;
   return { text, blocks: [section(`🚫 ${text}`)] };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { TargetRef } from '../../core/target-ref.js';
 import { notFoundAlternatives } from '../../findings/not-found-alternatives.js';
-import type { Finding, Report } from '../../findings/types.js';
+import type { Report } from '../../findings/types.js';
 import type { Progress } from '../../queue/diagnosis-events.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { type Verdict, verdictOf } from '../verdict.js';

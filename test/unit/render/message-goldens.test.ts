@@ -321,6 +321,14 @@ describe('each error', () => {
     expectGolden('joined', notices.renderJoined(t, 'U0BOB'));
   });
 
+  it('a click on a decided proposal names who decided it as a mention (the domain passes the id, not Slack syntax)', async () => {
+    const { renderRefusal } = await import('../../../src/render/slack/render-proposal.js');
+    const m = renderRefusal('PROPOSAL_ALREADY_APPROVED', 'already approved, it is being applied', [], 'U0ALICE');
+    expect(m.text).toBe(
+      'Not done (PROPOSAL_ALREADY_APPROVED): already approved, it is being applied (by <@U0ALICE>). Nothing was changed.',
+    );
+  });
+
   it('the unmute usage names -n', () => {
     expect(USAGE.find((u) => u.startsWith('`/isvc unmute'))).toContain('-n NAMESPACE');
   });
