@@ -61,8 +61,9 @@ export const requestFlow: Playbook = {
       const blocked = hops.some(
         (h) => h.state === 'missing' && !h.consequence && (/^Ingress /.test(h.ref) || /^Deployment /.test(h.ref)),
       );
+      const deploymentMissing = hops.some((h) => h.state === 'missing' && /^Deployment /.test(h.ref));
       return [
-        ...(blocked ? await rawIngressCause(ctx) : []),
+        ...(blocked ? await rawIngressCause(ctx, { deploymentMissing }) : []),
         finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: hops }),
       ];
     }

@@ -134,7 +134,10 @@ function missingKeys(config: IngressConfig, named: string[]): string[] {
  * The finding when the service has no Ingress / HTTPRoute (or no Deployment, the config refused
  * first) and its cause is readable; [] otherwise (no ingress wanted, or nothing shows why).
  */
-export async function rawIngressCause(ctx: DiagnosisContext): Promise<Finding[]> {
+export async function rawIngressCause(
+  ctx: DiagnosisContext,
+  seen: { deploymentMissing: boolean } = { deploymentMissing: true },
+): Promise<Finding[]> {
   const [config, pods, groups] = await Promise.all([
     ingressConfigOf(ctx),
     controllerPods(ctx),
@@ -150,7 +153,8 @@ export async function rawIngressCause(ctx: DiagnosisContext): Promise<Finding[]>
   // 1. the ingress config the controller refuses
   const refusal = [...said].reverse().find((s) => REQUIRED.test(s.line));
   const named = refusal ? (REQUIRED.exec(refusal.line)?.[1] ?? '').split(/,\s*|\s+and\s+/).filter(Boolean) : [];
-  const keys = config ? missingKeys(config, named) : [];
+  // KServe validates the ingress key only when it is there, and the refusal stops it before the Deployment
+  const keys = config && (refusal || (config.hasKey && seen.deploymentMissing)) ? missingKeys(config, named) : [];
   if (config && keys.length) {
     const values = keys.map((k) => `"${k}": "${SHIPPED[k] ?? '…'}"`).join(', ');
     return [
