@@ -9,10 +9,10 @@
  * Gateway knative-ingress-gateway selects; its pods are read by that selector. The finding and its
  * next step name that Service, its pods and what to do with them.
  */
+import { unlessForbidden } from './unless-forbidden.js';
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
 import { finding } from '../findings/finding.js';
 import type { Evidence, Finding } from '../findings/types.js';
-import { ForbiddenError } from '../kube/errors.js';
 import { conditionOf, formatCondition, refOf } from '../kube/inference-service-view.js';
 import type { KnativeService, KubeObject } from '../kube/schemas.js';
 import { componentOf } from '../kube/pod-labels.js';
@@ -30,15 +30,6 @@ export function waitingForLoadBalancer(ksvc: KnativeService) {
   return route && WAITING.test(route.message ?? '') && conditionOf(ksvc, 'ConfigurationsReady')?.status === 'True'
     ? route
     : undefined;
-}
-
-async function optional<T>(p: Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await p;
-  } catch (error) {
-    if (error instanceof ForbiddenError) return fallback;
-    throw error;
-  }
 }
 
 const selectorText = (s: Record<string, string>) =>
@@ -83,8 +74,8 @@ export async function gatewayNotServingRoute(
   const configured = serviceHostRef(ingressValue(config, 'ingressService'));
   const svcNs = configured?.namespace ?? ISTIO_NAMESPACE;
   const [svcs, pods] = await Promise.all([
-    optional<V1Service[]>(ctx.reader.services(svcNs), []),
-    optional<V1Pod[]>(ctx.reader.pods(svcNs, selectorText(selector)), []),
+    unlessForbidden<V1Service[]>(ctx.reader.services(svcNs), []),
+    unlessForbidden<V1Pod[]>(ctx.reader.pods(svcNs, selectorText(selector)), []),
   ]);
   const selects = (s: V1Service) => {
     const sel = s.spec?.selector ?? {};

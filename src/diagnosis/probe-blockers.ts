@@ -7,12 +7,12 @@
  * ClusterRbacConfig that covers it with ServiceRoleBindings, ALLOW AuthorizationPolicies). Each
  * object is shown as YAML: its identity and the fields that decide (objectEvidence).
  */
+import { unlessForbidden } from './unless-forbidden.js';
 import { Document, isCollection, isPair, type YAMLMap } from 'yaml';
 import { refOf } from '../kube/inference-service-view.js';
 import { matchesLabelSelector } from '../kube/label-selector.js';
 import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
 import type { KubeObject } from '../kube/schemas.js';
-import { ForbiddenError } from '../kube/errors.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Evidence } from '../findings/types.js';
 
@@ -87,15 +87,6 @@ export function objectEvidence(kind: string, o: KubeObject, max = 16): Evidence 
   };
 }
 
-async function optional<T>(p: Promise<T[]>): Promise<T[]> {
-  try {
-    return await p;
-  } catch (error) {
-    if (error instanceof ForbiddenError) return [];
-    throw error;
-  }
-}
-
 /** Whether an Istio object's workload selector (selector.matchLabels / workloadSelector.labels / workloadLabels / targets) covers the gateway. */
 function coversGateway(o: KubeObject, gatewayLabels: Record<string, string>): boolean {
   const spec = o.spec ?? {};
@@ -115,9 +106,9 @@ export async function gatewayAuth(
   gatewayLabels: Record<string, string>,
 ): Promise<ProbeBlocker[]> {
   const [filters, policies, originPolicies] = await Promise.all([
-    optional(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE)),
-    optional(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE)),
-    optional(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE)),
+    unlessForbidden(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE), []),
+    unlessForbidden(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE), []),
+    unlessForbidden(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE), []),
   ]);
   const out: ProbeBlocker[] = [];
   for (const f of filters.filter(
@@ -163,9 +154,9 @@ export async function gatewayAuth(
 export async function namespaceRbac(ctx: DiagnosisContext): Promise<ProbeBlocker[]> {
   const ns = ctx.target.namespace;
   const [rbacConfigs, bindings, policies] = await Promise.all([
-    optional(ctx.reader.clusterRbacConfigs()),
-    optional(ctx.reader.listVersioned(SERVICE_ROLE_BINDINGS, ns)),
-    optional(ctx.reader.authorizationPolicies(ns)),
+    unlessForbidden(ctx.reader.clusterRbacConfigs(), []),
+    unlessForbidden(ctx.reader.listVersioned(SERVICE_ROLE_BINDINGS, ns), []),
+    unlessForbidden(ctx.reader.authorizationPolicies(ns), []),
   ]);
   const out: ProbeBlocker[] = [];
   const enforced = rbacConfigs.find((c) => rbacCovers(c, ns));

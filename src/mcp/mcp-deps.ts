@@ -3,6 +3,7 @@
  * person's kubeconfig and context, or a snapshot; `serve`: the bot's own), and where a proposed fix
  * goes (`serve`: the service's Slack channel; absent over stdio, where the plan comes back instead).
  */
+import type { ClusterMcpCalls } from '../clusters/cluster-mcp-calls.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { TargetRef } from '../core/target-ref.js';
 import type { Report } from '../findings/types.js';
@@ -25,21 +26,11 @@ export interface McpCluster {
  * The multi-cluster web process' clusters: it reads none itself; a call naming one (or none: the
  * default) runs on that cluster's agent (its job queue), which answers with the tool's JSON.
  */
-export interface McpClusters {
+export interface McpClusters extends ClusterMcpCalls {
   /** The configured clusters, as Slack users name them. */
   names: readonly string[];
   /** `defaultCluster` (a single cluster is its own); null: a call must name one. */
   defaultName: string | null;
-  /**
-   * Runs the tool on the cluster's agent (arguments without `cluster`) and returns its JSON; throws a
-   * coded error (no live agent, the tool's own error, no answer in time).
-   */
-  call(
-    cluster: string,
-    tool: string,
-    args: Record<string, unknown>,
-    requester: string,
-  ): Promise<Record<string, unknown>>;
 }
 
 export interface McpDeps {

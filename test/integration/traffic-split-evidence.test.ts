@@ -10,8 +10,8 @@ import { runCliMain } from '../support/run-cli.mjs';
 
 type Report = { findings: Array<{ code: string; evidence: Array<{ text?: string }> }> };
 
-it("names the revision a canary's share is held back from, and why", async () => {
-  const r = await runCliMain(main, [
+const diagnoseCanaryScenario = () =>
+  runCliMain(main, [
     'diagnose',
     'sklearn-iris',
     '--snapshot',
@@ -19,6 +19,9 @@ it("names the revision a canary's share is held back from, and why", async () =>
     '-o',
     'json',
   ]);
+
+it("names the revision a canary's share is held back from, and why", async () => {
+  const r = await diagnoseCanaryScenario();
   const split = (JSON.parse(r.stdout) as Report).findings.find((f) => f.code === 'TRAFFIC_SPLIT')!;
   expect(split.evidence.map((e) => e.text)).toContain(
     'sklearn-iris-predictor-00001 (latest): 10% (the latest revision, sklearn-iris-predictor-00002, is not ready: Knative sends this share to sklearn-iris-predictor-00001 until it is)',
@@ -27,14 +30,7 @@ it("names the revision a canary's share is held back from, and why", async () =>
 });
 
 it('names what the failing canary changed since the serving revision (read from the two Revisions), in the first reply', async () => {
-  const r = await runCliMain(main, [
-    'diagnose',
-    'sklearn-iris',
-    '--snapshot',
-    'test/scenarios/canary-new-revision-crashing',
-    '-o',
-    'json',
-  ]);
+  const r = await diagnoseCanaryScenario();
   const report = JSON.parse(r.stdout) as Report;
   const canary = report.findings.find((f) => f.code === 'CANARY_UNHEALTHY')!;
   const changed =
