@@ -8,14 +8,23 @@
  * container fails, its exit and its own words, and says what the image lacks. Pull failures of the
  * same containers are image-pull's.
  *
+ * An `oci://` entry of `storageUris` (KServe 0.16+) whose image no container of the pod runs: KServe
+ * 0.16-0.18 make no modelcar for it (the controller's CommonStorageInitialization returns early when
+ * `storageUris[0]` is oci://: no storage-initializer, no modelcar, no volume; kserve/kserve#5200, fixed
+ * by #5261 in 0.19), and 0.19 makes one modelcar, for the first oci:// entry only (several: 0.20,
+ * #5470). The model server then finds nothing at the entry's mountPath. Said as STORAGE_URI_UNSUPPORTED
+ * for that release, naming the entry (field path, uri, mountPath) and what the pod lacks.
+ *
  * RBAC: list pods, get pods/log.
- * Emits: MODELCAR_FAILED.
+ * Emits: MODELCAR_FAILED, STORAGE_URI_UNSUPPORTED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
 import { MODELCAR_CONTAINER, modelcarSourceOf } from '../src/diagnosis/modelcar-image.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { podsOf } from '../src/diagnosis/related-objects.js';
+import { type StorageEntry, storageEntriesOf, storageEntryEvidence } from '../src/diagnosis/storage-uris.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { serviceNextStepContext } from '../src/diagnosis/service-next-step-context.js';
 import { finding } from '../src/findings/finding.js';
 import { editCommand } from '../src/findings/next-step-context.js';
@@ -32,10 +41,12 @@ const NO_SHELL =
 export const modelcar: Playbook = {
   id: 'modelcar',
   title: 'The OCI modelcar fails',
-  emits: ['MODELCAR_FAILED'],
+  emits: ['MODELCAR_FAILED', 'STORAGE_URI_UNSUPPORTED'],
   async run(ctx) {
     const out: Finding[] = [];
-    for (const pod of await podsOf(ctx)) {
+    const pods = await podsOf(ctx);
+    out.push(...ociEntriesWithoutModelcar(ctx, pods));
+    for (const pod of pods) {
       const failed = containerFailures(pod).find(
         (f) => MODELCAR_CONTAINER.test(f.container) && !PULL_REASONS.has(f.reason),
       );
@@ -85,4 +96,103 @@ async function modelcarFinding(ctx: DiagnosisContext, pod: V1Pod, failed: Contai
     revision: revisionOfPod(pod),
     next: why.next,
   });
+}
+
+const OCI_ENTRY = /^oci(?:\+modelcar)?:\/\/(.+)$/;
+const bare = (image: string) => image.replace(/^(?:docker\.io|index\.docker\.io)\/(?:library\/)?/, '');
+
+/** [major, minor] of a KServe release string ("0.16.0", "v0.19.1"); undefined for a range or nothing. */
+function minorOf(release: string | undefined): [number, number] | undefined {
+  const m = /^v?(\d+)\.(\d+)/.exec(release ?? '');
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** oci:// entries of storageUris whose image no container of a component's pod runs. */
+function ociEntriesWithoutModelcar(ctx: DiagnosisContext, pods: V1Pod[]): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const pod of pods) {
+    const component = componentOf(pod.metadata?.labels) ?? 'predictor';
+    if (seen.has(component)) continue;
+    const entries = storageEntriesOf(ctx.target.isvc, component);
+    const oci = entries.filter((e) => OCI_ENTRY.test(e.uri));
+    if (oci.length === 0) continue;
+    const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+    const images = new Set(containers.map((c) => bare(c.image ?? '')));
+    const missing = oci.filter((e) => !images.has(bare(OCI_ENTRY.exec(e.uri)?.[1] ?? '')));
+    if (missing.length === 0) continue;
+    seen.add(component);
+    const statusImages = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].map(
+      (c) => c.image,
+    );
+    const release = versionFactsOf(ctx, [pod], { images: statusImages }).kserve;
+    const minor = minorOf(release);
+    const first = missing[0] as StorageEntry;
+    const modelcars = containers.filter((c) => MODELCAR_CONTAINER.test(c.name)).map((c) => `${c.name} (${c.image})`);
+    const before019 = minor !== undefined && minor[0] === 0 && minor[1] < 19;
+    const only019 = minor !== undefined && minor[0] === 0 && minor[1] === 19;
+    // 0.19 runs a modelcar for the first oci:// entry only; an unknown release may be either
+    if (!before019 && !only019 && minor !== undefined) continue;
+    const ns = ctx.target.namespace;
+    const name = pod.metadata?.name ?? '?';
+    const subject = refOf('Pod', ns, name);
+    const isvcRef = refOf('InferenceService', ns, ctx.target.name);
+    const serverLine = lastLineOfModelServer(pod);
+    const releaseSaid = release ? `KServe ${release.replace(/^v/, '')}` : 'this KServe release';
+    const edit = editCommand(ctx.target);
+    const others = entries.filter((e) => !OCI_ENTRY.test(e.uri));
+    const why = only019
+      ? `${releaseSaid} makes a modelcar for the first oci:// entry of storageUris only (several: KServe 0.20, kserve/kserve#5470)`
+      : before019
+        ? `${releaseSaid} makes no modelcar for an oci:// entry of storageUris (the controller skips every loader when storageUris[0] is oci://; kserve/kserve#5200, fixed in 0.19 by #5261)`
+        : 'KServe before 0.19 makes no modelcar for an oci:// entry of storageUris (kserve/kserve#5200), 0.19 for the first only';
+    const moveTo =
+      oci.length === 1 && others.length === 0
+        ? `replace ${first.path.replace(/\[\d+\]$/, '')} (its only entry, ${first.path}: uri ${first.uri}, mountPath ${first.mountPath}) with storageUri: ${first.uri} in the model block (${componentModelPath(first)}): a single oci:// storageUri runs as a modelcar on this release${first.mountPath === '/mnt/models' ? '' : ` and mounts at /mnt/models, not ${first.mountPath}: point the runtime there`}; or upgrade KServe to 0.19+ (0.20+ for several oci:// entries)`
+        : `upgrade KServe to ${oci.length > 1 ? '0.20+ (several oci:// entries, kserve/kserve#5470)' : '0.19+ (kserve/kserve#5261)'}, or keep one oci:// source as storageUri: ${first.uri} in the model block (${componentModelPath(first)}) and copy the others (${[...others, ...oci.filter((e) => e !== first)].map((e) => `${e.path} ${e.uri}`).join(', ') || 'none'}) into that image`;
+    out.push(
+      finding('STORAGE_URI_UNSUPPORTED', {
+        subject,
+        title: `Nothing loads ${first.path} (${first.uri} at ${first.mountPath}): ${why}`,
+        evidence: [
+          storageEntryEvidence(isvcRef, first),
+          {
+            kind: 'field',
+            ref: subject,
+            text: `containers: ${(pod.spec?.containers ?? []).map((c) => c.name).join(', ')}; initContainers: ${(pod.spec?.initContainers ?? []).map((c) => c.name).join(', ') || 'none'}; modelcar: ${modelcars.join(', ') || `none runs ${OCI_ENTRY.exec(first.uri)?.[1] ?? first.uri}`}`,
+          },
+          ...(release
+            ? [{ kind: 'field' as const, ref: subject, text: `KServe release (from the images): ${release}` }]
+            : []),
+          ...(serverLine ? [serverLine] : []),
+        ],
+        component,
+        revision: revisionOfPod(pod),
+        next: `${edit}: ${moveTo}; then kubectl delete pod ${name} -n ${ns}`,
+      }),
+    );
+  }
+  return out;
+}
+
+/** spec.predictor.model for spec.predictor.storageUris[0]. */
+function componentModelPath(entry: StorageEntry): string {
+  return `${entry.path.replace(/\.storageUris\[\d+\]$/, '')}.model`;
+}
+
+/** The model server's last words (its termination message): what it found at the mount path. */
+function lastLineOfModelServer(pod: V1Pod): Evidence | undefined {
+  const status = pod.status?.containerStatuses?.find(
+    (c) => c.name === 'kserve-container' || c.name === 'worker-container',
+  );
+  const message = status?.lastState?.terminated?.message ?? status?.state?.terminated?.message;
+  const line = message?.trim().split('\n').at(-1);
+  return line
+    ? {
+        kind: 'field',
+        ref: refOf('Pod', pod.metadata?.namespace ?? '?', pod.metadata?.name ?? '?'),
+        container: status?.name,
+        text: `${status?.name} termination message: ${line}`,
+      }
+    : undefined;
 }

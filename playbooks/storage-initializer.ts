@@ -22,6 +22,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { pvcBinding } from '../src/diagnosis/pvc-binding.js';
+import { failingEntry, storageEntriesOf, storageEntryEvidence } from '../src/diagnosis/storage-uris.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { lastWord, signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
@@ -334,11 +335,12 @@ interface CauseInput {
 /** What the storage-initializer's own words say (signature catalog, `storage-initializer` entries): the exception that ended it decides. */
 function causeFindings(ctx: DiagnosisContext, c: CauseInput): Finding[] {
   const ns = ctx.target.namespace;
-  const uriEvidence: Evidence = {
-    kind: 'field',
-    ref: refOf('InferenceService', ns, ctx.target.name),
-    text: `storageUri: ${c.storageUri ?? 'unknown'}`,
-  };
+  const isvcRef = refOf('InferenceService', ns, ctx.target.name);
+  // a component that lists several sources (storageUris): the entry the initializer's own lines name
+  const entry = failingEntry(storageEntriesOf(ctx.target.isvc, c.component, c.revision), c.source.lines.join('\n'));
+  const uriEvidence: Evidence = entry
+    ? storageEntryEvidence(isvcRef, entry)
+    : { kind: 'field', ref: isvcRef, text: `storageUri: ${c.storageUri ?? 'unknown'}` };
   const scope = { subject: c.subject, component: c.component, revision: c.revision };
   const { findings } = signatureFindings(ctx, c.source, scope, versionFactsOf(ctx, c.pods), lastWord);
   return findings.map((f) => {

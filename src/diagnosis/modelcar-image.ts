@@ -13,6 +13,8 @@ import { refOf } from '../kube/inference-service-view.js';
 import { registryOf, splitImage } from './image-origin.js';
 import type { DiagnosisContext } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
+import { storageEntryField } from '../findings/storage-entry.js';
+import { storageEntriesOf } from './storage-uris.js';
 
 /** The containers KServe's webhook adds for an oci:// storageUri: modelcar, modelcar-init, and -N for further URIs. */
 export const MODELCAR_CONTAINER = /^modelcar(?:-init)?(?:-\d+)?$/;
@@ -53,7 +55,11 @@ export function modelcarPullAdvice(
   const registry = registryOf(image);
   const { repo, tag } = splitImage(image);
   const fields = serviceNextStepContext(ctx.target, ctx.config.knativeNamespace);
-  const storageUri = fields.fieldPath(component, 'storageUri');
+  // a component listing several sources (storageUris): the entry whose oci:// image this is
+  const entry = storageEntriesOf(ctx.target.isvc, component).find(
+    (e) => OCI_URI.exec(e.uri)?.[1] !== undefined && sameImage(OCI_URI.exec(e.uri)?.[1] ?? '', image),
+  );
+  const storageUri = entry ? storageEntryField(entry) : fields.fieldPath(component, 'storageUri');
   // imagePullSecrets sits next to serviceAccountName, on the component (its pod spec)
   const pullSecrets = fields
     .fieldPath(component, 'serviceAccountName')

@@ -28,6 +28,7 @@ import {
 } from './evidence-next-steps.js';
 import { editCommand, type ComponentField, type NextStepContext } from './next-step-context.js';
 import { podName } from './next-step-forms.js';
+import { storageEntryField, storageEntryIn } from './storage-entry.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -82,7 +83,14 @@ export interface CatalogEntry {
 }
 
 /** Where a field of the finding's component lives in this object (the canary's own block for a canary revision). */
-const at = (c: NextStepContext, f: FindingFacts, field: ComponentField) => c.fieldPath(f.component, field, f.revision);
+/**
+ * A field of the finding's component as this object writes it; a model source of a component that lists
+ * several (`storageUris`) is the entry the finding's evidence names, with its uri and mountPath.
+ */
+const at = (c: NextStepContext, f: FindingFacts, field: ComponentField) => {
+  const entry = field === 'storageUri' ? storageEntryIn(f.evidence) : undefined;
+  return entry ? storageEntryField(entry) : c.fieldPath(f.component, field, f.revision);
+};
 /** The finding's pod by name, or the service's pods by label when the finding names none. */
 const podOf = (c: NextStepContext, f: FindingFacts) => podName(f) ?? `-l ${c.podSelector}`;
 /** "kubectl edit inferenceservice NAME -n NS: WHAT" */
@@ -157,9 +165,16 @@ const table = {
     fixBeforeRestart: true,
     severity: 'error',
     title: 'Storage URI scheme not supported',
-    when: "the storageUri's scheme is not supported by the installed release (e.g. `hf://` before it was added)",
-    evidence: "storageUri; the release; the controller's message",
-    explains: [...NOT_READY, 'STORAGE_INIT_FAILED', 'MODEL_LOAD_FAILED', 'CONTROLLER_RECONCILE_FAILED'],
+    when: "the storageUri's scheme is not supported by the installed release (e.g. `hf://` before it was added; an `oci://` entry of `storageUris` before KServe 0.19, for which no modelcar is made)",
+    evidence: "storageUri (or the storageUris entry); the release; the controller's message or what the pod lacks",
+    explains: [
+      ...NOT_READY,
+      'STORAGE_INIT_FAILED',
+      'MODEL_LOAD_FAILED',
+      'CONTROLLER_RECONCILE_FAILED',
+      'MODEL_FILE_MISSING',
+      'CRASH_LOOP',
+    ],
     next: (c, f) =>
       edit(
         c,
