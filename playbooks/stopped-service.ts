@@ -7,6 +7,9 @@
  * and notes a half-way state (the annotation set but the controller not yet stopped it, or
  * removed while still Stopped: resuming).
  *
+ * Offers resume-stopped-service (the annotation back to "false") unless a manager other than kubectl
+ * owns the annotation (a GitOps controller would set it back: the next step says where to change it).
+ *
  * RBAC: get inferenceservices (read by the runner).
  * Emits: ISVC_STOPPED.
  */
@@ -15,6 +18,7 @@ import { finding } from '../src/findings/finding.js';
 import type { Evidence } from '../src/findings/types.js';
 import { conditionOf, deploymentModeName, formatCondition, refOf } from '../src/kube/inference-service-view.js';
 import { stopState } from '../src/kube/stop-state.js';
+import { offerFix } from '../src/remediation/actions/index.js';
 
 export const stoppedService: Playbook = {
   id: 'stopped-service',
@@ -45,6 +49,8 @@ export const stoppedService: Playbook = {
     if (mode) evidence.push({ kind: 'field', ref: subject, text: `status.deploymentMode: ${mode}` });
     const resume = `kubectl annotate inferenceservice ${ctx.target.name} -n ${ctx.target.namespace} serving.kserve.io/stop=false --overwrite`;
     const owner = state.setBy && !/^kubectl/.test(state.setBy.manager) ? state.setBy.manager : undefined;
+    // set by kubectl (or no recorded manager): resuming is one approvable patch; an owner would revert it
+    const remediation = await offerFix('resume-stopped-service', ctx, { owner });
     if (state.annotated && state.stoppedCondition) {
       return [
         finding('ISVC_STOPPED', {
@@ -54,6 +60,7 @@ export const stoppedService: Playbook = {
           next: owner
             ? `To serve again, set serving.kserve.io/stop to "false" where ${owner} keeps this InferenceService (a kubectl change would be reverted by it); by hand: ${resume}`
             : `To serve again: ${resume} (KServe recreates the workloads; the model loads again)`,
+          remediation,
         }),
       ];
     }
@@ -71,6 +78,7 @@ export const stoppedService: Playbook = {
             },
           ],
           next: `To keep it serving instead: ${resume}`,
+          remediation,
         }),
       ];
     }

@@ -57,3 +57,19 @@ export function valueAt(object: unknown, path: readonly string[]): unknown {
 export function mergePatchAt(path: readonly string[], value: unknown): Obj {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Obj;
 }
+
+/**
+ * The changes of some annotations (metadata is otherwise left out of `fieldChanges`): for a patch
+ * whose change is an annotation (`serving.kserve.io/stop`), path `metadata.annotations.<key>`.
+ */
+export function annotationChanges(before: unknown, after: unknown, keys: readonly string[]): FieldChange[] {
+  const annotationsOf = (o: unknown): Obj => {
+    const meta = isObj(o) ? o.metadata : undefined;
+    const a = isObj(meta) ? meta.annotations : undefined;
+    return isObj(a) ? a : {};
+  };
+  const [a, b] = [annotationsOf(before), annotationsOf(after)];
+  return keys
+    .filter((k) => a[k] !== b[k])
+    .map((k) => ({ path: `metadata.annotations.${k}`, before: a[k], after: b[k] }));
+}

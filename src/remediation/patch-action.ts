@@ -9,7 +9,7 @@
  * gets 409).
  */
 import type { z } from 'zod';
-import { fieldChanges } from '../changes/field-changes.js';
+import { annotationChanges, fieldChanges, type FieldChange } from '../changes/field-changes.js';
 import { applyMergePatch } from '../changes/merge-patch.js';
 import { RemediationError } from '../changes/remediation-error.js';
 import { ObjectGoneError, WriteConflictError, describeRef, type ObjectRef } from '../kube/cluster-writer.js';
@@ -35,6 +35,8 @@ export interface PatchActionSpec<P extends Record<string, unknown>> {
   params: z.ZodType<P, z.ZodTypeDef, unknown>;
   /** The object to patch and the InferenceService it is for. */
   locate(ctx: ActionContext, params: P): Promise<{ target: ObjectRef; isvc: ObjectRef; live: KubeObject }>;
+  /** Annotations the patch changes, compared like spec fields (metadata is otherwise left out of the diff). */
+  annotations?: readonly string[];
   /** The merge patch for the live object (throws RemediationError when there is nothing safe to do). */
   build(live: KubeObject, params: P, ctx: ActionContext): Promise<PatchBuild> | PatchBuild;
 }
@@ -45,6 +47,10 @@ function withMeta(patch: Record<string, unknown>, meta: Record<string, unknown>)
 }
 
 export function patchAction<P extends Record<string, unknown>>(spec: PatchActionSpec<P>): RemediationAction<P> {
+  const changesOf = (before: unknown, after: unknown): FieldChange[] => [
+    ...fieldChanges(before, after),
+    ...annotationChanges(before, after, spec.annotations ?? []),
+  ];
   return {
     id: spec.id,
     title: spec.title,
@@ -59,7 +65,7 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
       const after = ctx.seen
         ? applyMergePatch(live, patch)
         : await ctx.writer.patch(target, 'merge', patch, { dryRun: true });
-      const changes = fieldChanges(live, after);
+      const changes = changesOf(live, after);
       if (changes.length === 0)
         throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `${describeRef(target)} already has the change`);
       const plan: Plan = {
@@ -90,7 +96,7 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
         throw new WriteConflictError(
           `${describeRef(plan.target)} changed since the plan (resourceVersion ${plan.resourceVersion} → ${live.metadata.resourceVersion})`,
         );
-      return fieldChanges(live, dry);
+      return changesOf(live, dry);
     },
     async validate(ctx, plan) {
       const live = await ctx.writer.get(plan.target);

@@ -1,6 +1,7 @@
 /**
  * skip-tag-resolution (ecr-tag-resolution-401), rollback-canary (canary-new-revision-crashing) and
- * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context), resume-stopped-service
+ * (stopped-standard-gpu-released-by-kubectl) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
  */
@@ -69,6 +70,19 @@ const cases: Case[] = [
     changed: (o) => o.spec.predictor.model.args.at(-1),
     expected: '--max-model-len=3664',
     edit: (o) => (o.spec.predictor.model.args = o.spec.predictor.model.args.slice(0, -1)),
+  },
+  {
+    name: 'resume-stopped-service',
+    scenario: 'stopped-standard-gpu-released-by-kubectl',
+    target: 'qwen25-7b -n gpu-team',
+    action: 'resume-stopped-service',
+    finding: 'ISVC_STOPPED',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'gpu-team', 'qwen25-7b'],
+    diff: /metadata\.annotations\.serving\.kserve\.io\/stop:\n- {3}true\n\+ {3}false/,
+    changed: (o) => o.metadata.annotations['serving.kserve.io/stop'],
+    expected: 'false',
+    edit: (o) => (o.metadata.annotations['serving.kserve.io/stop'] = 'true'),
   },
 ];
 

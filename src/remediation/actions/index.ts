@@ -9,6 +9,7 @@ import { lowerMaxModelLen } from './lower-max-model-len.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
 import { restartPods } from './restart-pods.js';
+import { resumeStoppedService } from './resume-stopped-service.js';
 import { rollbackCanary } from './rollback-canary.js';
 import { setCanaryTraffic } from './set-canary-traffic.js';
 import { skipTagResolution } from './skip-tag-resolution.js';
@@ -21,6 +22,7 @@ export const ACTIONS = {
   'set-canary-traffic': setCanaryTraffic,
   'restart-pods': restartPods,
   'lower-max-model-len': lowerMaxModelLen,
+  'resume-stopped-service': resumeStoppedService,
 } as const;
 
 export type ActionId = keyof typeof ACTIONS;
