@@ -6,6 +6,7 @@
  *   refresh  post the pending notes and update the root message; coalesced per incident
  * The watcher only adds jobs; workers (any replica) post, each job once.
  */
+import { dropLateConnectionErrors } from '../queue/late-connection-errors.js';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -55,7 +56,7 @@ export class IncidentQueue {
       });
       // connection errors are logged by the connection's owner (redis-connection.ts)
       queue.on('error', () => undefined);
-      return queue;
+      return dropLateConnectionErrors(queue);
     }, 'incident queue');
   }
 

@@ -2,6 +2,7 @@
  * The consumer of the incident jobs: a BullMQ Worker running `processIncidentJob`. Runs wherever
  * cluster job workers run (serve roles `all` and `worker`); BullMQ makes each job run once.
  */
+import { dropLateConnectionErrors } from '../queue/late-connection-errors.js';
 import { Worker } from 'bullmq';
 import type { IncidentJob } from './incident-queue.js';
 import { processIncidentJob, type IncidentJobDeps, type IncidentJobResult } from './process-incident-job.js';
@@ -32,6 +33,7 @@ export function createIncidentWorker(
     },
   );
   worker.on('error', (error) => options.warn?.(`incident worker: ${error.message}`));
+  dropLateConnectionErrors(worker);
   worker.on('failed', (job, error) =>
     options.warn?.(
       `incident job ${job?.name ?? '?'} ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,

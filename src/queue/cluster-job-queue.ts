@@ -12,6 +12,7 @@
  * has had since it carried diagnoses alone): the stores filed under it (proposals, audit log,
  * incidents, mutes, heartbeats) and jobs queued by an earlier version stay where they are.
  */
+import { dropLateConnectionErrors } from './late-connection-errors.js';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { settledWithin } from '../core/bounded.js';
@@ -82,7 +83,7 @@ export class ClusterJobQueue {
           },
         });
         queue.on('error', (error) => options.logger?.warn(`queue: ${error.message}`));
-        return queue;
+        return dropLateConnectionErrors(queue);
       },
       'queue',
       options.logger,

@@ -8,6 +8,7 @@
  * by the worker that fails it, and, in case that worker died before telling, by every worker that
  * starts within the hour after (the once-poster posts each job's notice once).
  */
+import { dropLateConnectionErrors } from './late-connection-errors.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import { CodedError } from '../core/coded-error.js';
 import { withPostScope } from '../core/post-scope.js';
@@ -46,6 +47,7 @@ export function createClusterJobWorker(
     maxStalledCount: 2,
   });
   worker.on('error', (error) => deps.warn?.(`worker: ${error.message}`));
+  dropLateConnectionErrors(worker);
   worker.on('failed', (job, error) => {
     deps.warn?.(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`);
     if (job && error.message === STALLED_TOO_OFTEN) void tellStalledOut(job, deps);
@@ -77,6 +79,7 @@ async function tellRecentStalledOuts(
 ): Promise<void> {
   const queue = new Queue<JobData, JobResult>(options.name, { connection, prefix: options.prefix ?? 'bull' });
   queue.on('error', () => undefined);
+  dropLateConnectionErrors(queue);
   try {
     const failed = await queue.getJobs(['failed'], 0, STALLED_OUT_SCAN - 1);
     const since = Date.now() - STALLED_OUT_LOOKBACK_MS;
