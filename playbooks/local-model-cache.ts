@@ -11,14 +11,23 @@
  * node's LocalModelNode, the Jobs' namespace (inferenceservice-config's localModel.jobNamespace) and,
  * while no download has finished, the node group's claim and volume storage classes.
  *
- * (A LocalModelNamespaceCache, 0.18+, labels the service `localmodel-namespace` as well: not read yet.)
+ * A LocalModelNamespaceCache (KServe 0.18+, PR #4887) is the same in the service's namespace: the
+ * defaulter prefers it and adds the label `localmodel-namespace`; its node state is keyed
+ * `<namespace>/<name>` in the LocalModelNode, its Jobs are labelled modelNamespace too and its download
+ * claim is `<name>-<group>-<namespace>-download`. Which kind is read follows the label.
  *
  * RBAC: list pods, get localmodelcaches, localmodelnodes and localmodelnodegroups (cluster-scoped),
- * get configmaps/inferenceservice-config.
+ * get localmodelnamespacecaches (the service's namespace), get configmaps/inferenceservice-config.
  * Emits: LOCAL_MODEL_NOT_CACHED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { claimClassMismatch, jobNamespaceOf } from '../src/diagnosis/local-model-download.js';
+import {
+  type CacheRef,
+  cacheRefOf,
+  claimClassMismatch,
+  jobNamespaceOf,
+  LOCAL_MODEL_NAMESPACE_CACHES,
+} from '../src/diagnosis/local-model-download.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { podsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
@@ -48,8 +57,9 @@ export const localModelCache: Playbook = {
   async run(ctx) {
     const labels = ctx.target.isvc.metadata.labels ?? {};
     const cacheName = labels[LOCAL_MODEL];
-    // a LocalModelNamespaceCache (label localmodel-namespace, 0.18+) is not read yet
-    if (!cacheName || labels[LOCAL_MODEL_NAMESPACE]) return [];
+    if (!cacheName) return [];
+    // a LocalModelNamespaceCache (0.18+) when the defaulter also wrote its namespace
+    const ref = cacheRefOf(cacheName, labels[LOCAL_MODEL_NAMESPACE]);
     // every read goes out together once the pods are known (the second wave): the node group from
     // the pod's claim name (`<cache>-<node group>`), the Jobs' namespace, each pod node's LocalModelNode
     const pods = await podsOf(ctx);
@@ -57,13 +67,15 @@ export const localModelCache: Playbook = {
     const group = claim?.startsWith(`${cacheName}-`) ? claim.slice(cacheName.length + 1) : undefined;
     const nodes = [...new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => Boolean(n)))];
     const [cache, jobs, mismatch, nodeEvidence] = await Promise.all([
-      ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_CACHES, '', cacheName),
+      ref.namespace
+        ? ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_NAMESPACE_CACHES, ref.namespace, cacheName)
+        : ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_CACHES, '', cacheName),
       jobNamespaceOf(ctx),
       group ? claimClassMismatch(ctx, group) : Promise.resolve(undefined),
-      Promise.all(nodes.map(async (n) => [n, await nodeModelStatus(ctx, n, cacheName)] as const)),
+      Promise.all(nodes.map(async (n) => [n, await nodeModelStatus(ctx, n, ref.statusKey)] as const)),
     ]);
     if (!cache) return [];
-    const reads: Reads = { jobs, mismatch, group, nodeEvidence: new Map(nodeEvidence) };
+    const reads: Reads = { ref, jobs, mismatch, group, nodeEvidence: new Map(nodeEvidence) };
     const states = cache.status?.nodeStatus ?? {};
     const anywhere = Object.values(states).includes(DOWNLOADED);
     const out: Finding[] = [];
@@ -79,6 +91,7 @@ export const localModelCache: Playbook = {
 };
 
 interface Reads {
+  ref: CacheRef;
   jobs: { namespace: string; configured: boolean };
   mismatch: Awaited<ReturnType<typeof claimClassMismatch>>;
   group: string | undefined;
@@ -121,36 +134,37 @@ function notCachedFinding(
     },
     {
       kind: 'field',
-      ref: refOf('LocalModelCache', undefined, model),
+      ref: refOf(reads.ref.kind, reads.ref.namespace, model),
       text: `sourceModelUri: ${source}; nodeGroups: [${groups.join(', ')}]; ${node ? `status.nodeStatus.${node}: ${state}` : `status.nodeStatus: ${state}`}${copies ? `; copies: available ${copies.available ?? 0}, failed ${copies.failed ?? 0}, total ${copies.total ?? 0}` : ''}`,
     },
     ...nodeStatus,
   ];
   const jobNs = jobs.namespace;
-  const selector = `-l model=${model}${node ? `,node=${node}` : ''}`;
+  const selector = reads.ref.jobSelector(node);
   const where = jobs.configured ? '' : ' (the namespace is localModel.jobNamespace in inferenceservice-config)';
   const look = `kubectl get jobs,pods -n ${jobNs} ${selector} and kubectl logs -n ${jobNs} ${selector}${where}`;
   const thenPod = `kubectl delete pod ${podName} -n ${ns}${downloaded.length ? ` (it is downloaded on ${downloaded.join(', ')})` : ''}`;
   const group = reads.group ?? groups[0] ?? '';
-  const claim = `${model}-${group}`;
+  const claim = reads.ref.downloadClaim(group);
+  const cacheSaid = `${reads.ref.kind} ${reads.ref.namespace ? `${reads.ref.namespace}/` : ''}${model}`;
   const serving = ctx.target.isvc.metadata.annotations?.[PVC_NAME];
   const onNode = node ? `onto node ${node}` : `onto any node of ${groups.join(', ') || 'its node groups'}`;
   return finding('LOCAL_MODEL_NOT_CACHED', {
     subject: refOf('Pod', ns, podName),
     title: failed
-      ? `The download of ${source} ${onNode} failed (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
+      ? `The download of ${source} ${onNode} failed (${cacheSaid}: ${state}): pod ${podName} runs there on an empty model directory`
       : mismatch
-        ? `No download of ${source} starts: node group ${reads.group ?? groups[0] ?? '?'} gives its volumes storage class ${mismatch.pvClass || '(none)'} while its claims ask for ${mismatch.pvcClass || '(none)'} (LocalModelCache ${model}: ${state})`
+        ? `No download of ${source} starts: node group ${reads.group ?? groups[0] ?? '?'} gives its volumes storage class ${mismatch.pvClass || '(none)'} while its claims ask for ${mismatch.pvcClass || '(none)'} (${cacheSaid}: ${state})`
         : node
-          ? `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} runs there on an empty model directory`
-          : `${source} is not downloaded ${onNode} yet (LocalModelCache ${model}: ${state}): pod ${podName} waits unscheduled`,
+          ? `${source} is not downloaded ${onNode} yet (${cacheSaid}: ${state}): pod ${podName} runs there on an empty model directory`
+          : `${source} is not downloaded ${onNode} yet (${cacheSaid}: ${state}): pod ${podName} waits unscheduled`,
     evidence,
     component: componentOf(pod.metadata?.labels),
     revision: revisionOfPod(pod),
     next: failed
       ? `${look}: fix what the download Job says (disk space on ${node}, credentials of ${source}), then kubectl delete jobs -n ${jobNs} ${selector} so the node agent downloads again, and ${thenPod}`
       : mismatch
-        ? `kubectl edit localmodelnodegroup ${group}: set spec.persistentVolumeSpec.storageClassName to ${mismatch.pvcClass || '""'} (its claims ask for ${mismatch.pvcClass || 'no class'}, its volumes have ${mismatch.pvClass || 'none'}, so claim ${claim} in ${jobNs} never binds and no download starts: kubectl describe pvc ${claim} -n ${jobNs}), then kubectl delete pvc ${claim} -n ${jobNs} and kubectl delete pv ${claim}-download${serving ? `, kubectl delete pvc ${serving} -n ${ns} and kubectl delete pv ${serving}-${ns} (the pod's claim, from the same specs)` : ''} so the controller creates them again, and ${thenPod}`
+        ? `kubectl edit localmodelnodegroup ${group}: set spec.persistentVolumeSpec.storageClassName to ${mismatch.pvcClass || '""'} (its claims ask for ${mismatch.pvcClass || 'no class'}, its volumes have ${mismatch.pvClass || 'none'}, so claim ${claim} in ${jobNs} never binds and no download starts: kubectl describe pvc ${claim} -n ${jobNs}), then kubectl delete pvc ${claim} -n ${jobNs} and kubectl delete pv ${reads.ref.namespace ? claim : `${claim}-download`}${serving ? `, kubectl delete pvc ${serving} -n ${ns} and kubectl delete pv ${serving}-${ns} (the pod's claim, from the same specs)` : ''} so the controller creates them again, and ${thenPod}`
         : `kubectl describe pvc ${claim} -n ${jobNs} (the download Jobs' claim) and ${look}: wait for the download to finish or fix what keeps it from starting, then ${thenPod}`,
   });
 }

@@ -8,8 +8,57 @@
  */
 import type { Evidence } from '../findings/types.js';
 import { refOf } from '../kube/inference-service-view.js';
-import { LOCAL_MODEL_NODE_GROUPS } from '../kube/resources.js';
+import { LOCAL_MODEL_NODE_GROUPS, type VersionedResource } from '../kube/resources.js';
 import type { DiagnosisContext } from './playbook.js';
+
+/**
+ * KServe 0.18+'s namespace-scoped cache (serving.kserve.io v1alpha1 LocalModelNamespaceCache): the same
+ * spec and status as LocalModelCache, in the services' namespace. The defaulter prefers it over a
+ * cluster-scoped cache whose sourceModelUri matches too, and labels the service with both its name
+ * (`localmodel`) and namespace (`localmodel-namespace`). A LocalModelNode keys its state of such a model
+ * `<namespace>/<name>`, its download Jobs carry `modelNamespace=<namespace>` next to model and node, and
+ * the download claim in the Jobs' namespace is `<name>-<node group>-<namespace>-download`.
+ */
+export const LOCAL_MODEL_NAMESPACE_CACHES: VersionedResource = {
+  group: 'serving.kserve.io',
+  versions: ['v1alpha1'],
+  plural: 'localmodelnamespacecaches',
+  kind: 'LocalModelNamespaceCache',
+  namespaced: true,
+};
+
+/** Which cache serves a model, by the service's labels: the kind, where it is, its key in a LocalModelNode. */
+export interface CacheRef {
+  kind: 'LocalModelCache' | 'LocalModelNamespaceCache';
+  name: string;
+  /** Set for a LocalModelNamespaceCache. */
+  namespace?: string;
+  /** LocalModelNode status.modelStatus key: the name, or namespace/name. */
+  statusKey: string;
+  /** Label selector of its download Jobs. */
+  jobSelector: (node?: string) => string;
+  /** The download claim in the Jobs' namespace, for a node group. */
+  downloadClaim: (group: string) => string;
+}
+
+export function cacheRefOf(name: string, namespace: string | undefined): CacheRef {
+  return namespace
+    ? {
+        kind: 'LocalModelNamespaceCache',
+        name,
+        namespace,
+        statusKey: `${namespace}/${name}`,
+        jobSelector: (node) => `-l model=${name},modelNamespace=${namespace}${node ? `,node=${node}` : ''}`,
+        downloadClaim: (group) => `${name}-${group}-${namespace}-download`,
+      }
+    : {
+        kind: 'LocalModelCache',
+        name,
+        statusKey: name,
+        jobSelector: (node) => `-l model=${name}${node ? `,node=${node}` : ''}`,
+        downloadClaim: (group) => `${name}-${group}`,
+      };
+}
 
 /** KServe's default `localModel.jobNamespace`. */
 export const DEFAULT_JOB_NAMESPACE = 'kserve-localmodel-jobs';
