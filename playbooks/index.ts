@@ -11,6 +11,7 @@ import { llmWorkloads } from './llm-workloads.js';
 import { localModelCache } from './local-model-cache.js';
 import { modelContainer } from './model-container.js';
 import { modelcar } from './modelcar.js';
+import { multinodeWorkers } from './multinode-workers.js';
 import { modelServerLog } from './model-server-log.js';
 import { podScheduling } from './pod-scheduling.js';
 import { requestFlow } from './request-flow.js';
@@ -32,6 +33,7 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   storageInitializerInjection,
   localModelCache,
   modelcar,
+  multinodeWorkers,
   modelContainer,
   modelServerLog,
   imagePull,

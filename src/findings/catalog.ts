@@ -590,8 +590,9 @@ const table = {
   LLM_WORKER_GROUP_SHORT: {
     severity: 'error',
     title: 'A multi-node worker group is short of pods',
-    when: "a LeaderWorkerSet of the service has fewer ready groups than replicas: a group's leader or worker pods are missing, pending or not ready (a group serves only when all its pods do)",
-    evidence: 'the LeaderWorkerSet (replicas, size, readyReplicas); each short group with its pods and their state',
+    when: "a LeaderWorkerSet of the service has fewer ready groups than replicas: a group's leader or worker pods are missing, pending or not ready (a group serves only when all its pods do); or an InferenceService's `workerSpec` head waits for a worker pod that is missing, pending, on another image or not ready",
+    evidence:
+      "the LeaderWorkerSet (replicas, size, readyReplicas); each short group with its pods and their state; for workerSpec, the worker pod (or the worker Deployment's events) and the head's waiting line",
     explains: ['LLMISVC_NOT_READY', 'LLM_WORKLOAD_NOT_READY'],
     next: (c) =>
       `kubectl get pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name} -o wide: get every pod of each group scheduled and ready`,

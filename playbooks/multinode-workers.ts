@@ -1,0 +1,172 @@
+/**
+ * A multi-node InferenceService (`spec.predictor.workerSpec`, KServe 0.14+, Standard mode) serves only
+ * when its head and every worker pod run: KServe makes the head Deployment `<isvc>-predictor` and the
+ * worker Deployment `<isvc>-predictor-worker` (pods labelled `app: isvc.<isvc>-predictor-worker`,
+ * container `worker-container`); with Ray (the huggingface multinode runtime) the head's start script
+ * waits in `health_check.py registered_nodes` ("Waiting - Registered nodes count (1) does not match
+ * RAY_NODE_COUNT (2).") and then vLLM waits for its placement group; with the mp executor (0.19+) the
+ * head waits for the workers' headless Service. The head is Running and never ready, and nothing on
+ * the InferenceService names the worker. Reads the worker pods (missing, pending with the scheduler's
+ * words, another image than the head's, not ready or crashing) and the head's own waiting line, and
+ * names the worker pod and why. With no worker pod at all, the worker Deployment's events say whether
+ * the controller keeps recreating and deleting it (KServe 0.20.0, kserve/kserve#6113).
+ *
+ * RBAC: list pods, get pods/log, list events.
+ * Emits: LLM_WORKER_GROUP_SHORT.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { readContainerLog } from '../src/diagnosis/log-evidence.js';
+import type { Playbook } from '../src/diagnosis/playbook.js';
+import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
+import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
+import { finding } from '../src/findings/finding.js';
+import type { Evidence, Finding } from '../src/findings/types.js';
+import { refOf } from '../src/kube/inference-service-view.js';
+import { containerFailures } from '../src/kube/pod-status.js';
+
+/** The head's own words while workers are missing: KServe's Ray check, vLLM's placement group, the mp executor. */
+const WAITING =
+  /Waiting - Registered nodes count \((\d+)\) does not match RAY_NODE_COUNT \((\d+)\)|Waiting for creating a placement group of specs|Waiting for workers|Max retries reached\. Node count did not match/;
+
+export const multinodeWorkers: Playbook = {
+  id: 'multinode-workers',
+  title: 'A multi-node worker is missing or not ready',
+  emits: ['LLM_WORKER_GROUP_SHORT'],
+  async run(ctx) {
+    const predictor = (ctx.target.isvc.spec as { predictor?: { workerSpec?: unknown } } | undefined)?.predictor;
+    if (!predictor?.workerSpec) return [];
+    const name = ctx.target.name;
+    const ns = ctx.target.namespace;
+    const workerDeployment = `${name}-predictor-worker`;
+    const pods = await podsOf(ctx);
+    const appOf = (p: V1Pod) => p.metadata?.labels?.app ?? '';
+    const isWorker = (p: V1Pod) =>
+      appOf(p) === `isvc.${workerDeployment}` ||
+      p.metadata?.labels?.['multinode/role'] === 'worker' ||
+      (p.metadata?.name ?? '').startsWith(`${workerDeployment}-`);
+    const workers = pods.filter(isWorker);
+    const heads = pods.filter((p) => !isWorker(p));
+    const head = heads.find((p) => p.status?.phase === 'Running') ?? heads[0];
+    const headReady = head?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    const bad = workers.map((w) => ({ pod: w, why: workerProblem(w, head) })).filter((x) => x.why !== undefined);
+    if (headReady && bad.length === 0) return [];
+    if (workers.length > 0 && bad.length === 0) return [];
+    if (!head && workers.length === 0) return [];
+    // the head's waiting line decides that it waits for workers (not a model or runtime fault of its own)
+    const headName = head?.metadata?.name ?? '?';
+    const headLog = head
+      ? await readContainerLog(ctx, ns, headName, 'kserve-container', { match: WAITING, currentOnly: true })
+      : undefined;
+    const waiting = headLog?.text?.split('\n').filter((l) => WAITING.test(l)) ?? [];
+    const counts = waiting.map((l) => WAITING.exec(l)).find((m) => m?.[1] !== undefined);
+    const said = counts ? ` (Ray: ${counts[1]} of RAY_NODE_COUNT ${counts[2]} nodes registered)` : '';
+    const evidence: Evidence[] = [];
+    if (headLog && waiting.length > 0) evidence.push(headLog.evidence);
+    const subjectHead = refOf('Pod', ns, headName);
+    const out: Finding[] = [];
+    if (workers.length === 0) {
+      const events = (await eventsOf(ctx)).filter((e) => (e.involvedObject?.name ?? '').startsWith(workerDeployment));
+      const created = events.find((e) => e.reason === 'SuccessfulCreate' || e.reason === 'ScalingReplicaSet');
+      const killed = events.find((e) => e.reason === 'Killing');
+      const release = versionFactsOf(ctx, pods).kserve?.replace(/^v/, '');
+      const churn = created && (created.count ?? 1) > 3;
+      const ev = (e: NonNullable<typeof created>): Evidence => ({
+        kind: 'event',
+        ref: refOf(e.involvedObject?.kind ?? 'Pod', ns, e.involvedObject?.name ?? '?'),
+        text: `${e.reason ?? ''}: ${e.message ?? ''}${e.count && e.count > 1 ? ` (x${e.count})` : ''}`,
+      });
+      evidence.push(
+        {
+          kind: 'field',
+          ref: refOf('InferenceService', ns, name),
+          text: `spec.predictor.workerSpec: ${JSON.stringify(predictor.workerSpec)}`,
+        },
+        {
+          kind: 'field',
+          ref: subjectHead,
+          text: `pods of ${name}: ${pods.map((p) => p.metadata?.name).join(', ') || 'none'}; none of Deployment ${workerDeployment} (app=isvc.${workerDeployment})`,
+        },
+        ...(created ? [ev(created)] : []),
+        ...(killed ? [ev(killed)] : []),
+        ...(release
+          ? [{ kind: 'field' as const, ref: subjectHead, text: `KServe release (from the images): ${release}` }]
+          : []),
+      );
+      const regression = release?.startsWith('0.20.0') ?? false;
+      out.push(
+        finding('LLM_WORKER_GROUP_SHORT', {
+          subject: subjectHead,
+          title: `Head pod ${headName} waits for its workers${said}, and no pod of the worker Deployment ${workerDeployment} exists${churn ? `: it was created ${created?.count} times and is deleted again` : ''}`,
+          evidence,
+          component: 'predictor',
+          explains: ['READINESS_PROBE_FAILING', 'ISVC_NOT_READY', 'MODEL_LOAD_FAILED'],
+          next: churn
+            ? `kubectl get deployment,service -n ${ns} -w | grep ${name}: the controller creates Deployment ${workerDeployment} and the head/worker headless Services and deletes them again in the same reconcile${regression ? ` (KServe ${release}'s canary cleanup, kserve/kserve#6113: fixed after 0.20.0; 0.19 does not do it)` : ''}; move the KServe controller to a release without it${regression ? ' (or back to 0.19)' : ''}, then kubectl delete pod ${headName} -n ${ns} so the head forms the Ray cluster with the worker`
+            : `kubectl describe deployment ${workerDeployment} -n ${ns} and kubectl get events -n ${ns} --field-selector involvedObject.name=${workerDeployment}: the worker Deployment has no pod, so head pod ${headName} waits; get its replica created (quota, admission, the controller's log for ${name}), then kubectl delete pod ${headName} -n ${ns}`,
+        }),
+      );
+      return out;
+    }
+    for (const { pod, why } of bad) {
+      if (!why) continue;
+      const workerName = pod.metadata?.name ?? '?';
+      out.push(
+        finding('LLM_WORKER_GROUP_SHORT', {
+          subject: refOf('Pod', ns, workerName),
+          title: `Worker pod ${workerName} ${why.title}: head pod ${headName} waits for it${said}`,
+          evidence: [{ kind: 'field', ref: refOf('Pod', ns, workerName), text: why.text }, ...evidence],
+          component: 'predictor',
+          explains: ['READINESS_PROBE_FAILING', 'ISVC_NOT_READY'],
+          next: why.next(workerName, headName, ns),
+        }),
+      );
+    }
+    return out;
+  },
+};
+
+interface Problem {
+  title: string;
+  text: string;
+  next: (worker: string, head: string, ns: string) => string;
+}
+
+/** Why a worker pod does not take part: not scheduled, another image than the head's, failing or not ready. */
+function workerProblem(worker: V1Pod, head: V1Pod | undefined): Problem | undefined {
+  const scheduled = worker.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (scheduled?.status === 'False') {
+    const gpus = worker.spec?.containers?.map((c) => c.resources?.limits?.['nvidia.com/gpu']).find(Boolean);
+    return {
+      title: `is not scheduled (${scheduled.reason ?? 'Pending'})`,
+      text: `PodScheduled=False${scheduled.reason ? ` (${scheduled.reason})` : ''}: ${scheduled.message ?? ''}${gpus ? `; asks nvidia.com/gpu ${gpus}` : ''}`,
+      next: (w, h, ns) =>
+        `Free or add a node that fits worker pod ${w}${gpus ? ` (nvidia.com/gpu ${gpus} on one node)` : ''} as the scheduler says (kubectl describe pod ${w} -n ${ns}), or lower spec.predictor.workerSpec's pipelineParallelSize / tensorParallelSize so fewer GPUs are asked; head pod ${h} serves once the worker joins`,
+    };
+  }
+  const headImage = head?.spec?.containers?.find((c) => c.name === 'kserve-container')?.image;
+  const workerImage = worker.spec?.containers?.find((c) => c.name === 'worker-container')?.image;
+  if (headImage && workerImage && headImage !== workerImage)
+    return {
+      title: `runs image ${workerImage}, the head ${headImage}`,
+      text: `worker-container image ${workerImage}; head kserve-container image ${headImage}`,
+      next: (w, h, ns) =>
+        `Give the worker the head's image: kubectl edit inferenceservice -n ${ns} and set spec.predictor.workerSpec's container image to ${headImage} (or the runtime's workerSpec image), so Ray / vLLM versions match; then kubectl delete pod ${w} ${h} -n ${ns}`,
+    };
+  const failure = containerFailures(worker)[0];
+  if (failure)
+    return {
+      title: `fails (${failure.container}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''})`,
+      text: `${failure.container}: ${failure.reason}${failure.message ? `: ${failure.message}` : ''}, ${failure.restarts} restart(s)`,
+      next: (w, h, ns) =>
+        `kubectl logs ${w} -n ${ns} -c ${failure.container} --previous: fix what ends worker pod ${w}, then kubectl delete pod ${h} -n ${ns} so the head waits for it again`,
+    };
+  const ready = worker.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'True')
+    return {
+      title: `is not ready (${worker.status?.phase ?? 'unknown'})`,
+      text: `phase ${worker.status?.phase ?? '?'}; Ready=${ready?.status ?? '?'}${ready?.message ? `: ${ready.message}` : ''}`,
+      next: (w, h, ns) =>
+        `kubectl describe pod ${w} -n ${ns} and kubectl logs ${w} -n ${ns} -c worker-container: worker pod ${w} has not joined head pod ${h}'s cluster`,
+    };
+  return undefined;
+}
