@@ -9,7 +9,9 @@
  * such a finding explains the crash loop.
  *
  * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit;
- * KV_CACHE_TOO_SMALL offers lower-max-model-len (the tokens the KV cache holds, from vLLM's line).
+ * KV_CACHE_TOO_SMALL offers lower-max-model-len (the tokens the KV cache holds, from vLLM's line);
+ * GPU_OUT_OF_MEMORY in vLLM's sampler warm-up with --gpu-memory-utilization above its default offers
+ * lower-gpu-memory-utilization (an OOM while the weights load offers nothing: more GPUs are the fix).
  *
  * RBAC: list pods, get pods/log, list events (list limitranges for the memory cap).
  * An LLM runtime's line names its cause and the fix against the pod: the GPUs allocated, the node
@@ -24,6 +26,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { messageLogEvidence, readContainerLog } from '../src/diagnosis/log-evidence.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { eventsOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
+import { gpuMemoryUtilization, samplerWarmupOom } from '../src/changes/gpu-memory-utilization.js';
 import { kvCacheTokens } from '../src/changes/max-model-len.js';
 import { hiddenByMount } from '../src/diagnosis/hidden-by-mount.js';
 import { knativeReleaseOf } from '../src/diagnosis/knative-probes.js';
@@ -144,7 +147,7 @@ async function crashFindings(
     versionFactsOf(ctx, pods),
   ).findings;
   const causes = await Promise.all(
-    withLlmRuntimeFixes(ctx, pod, failure.container, matched).map((f) => withOffer(ctx, f)),
+    withLlmRuntimeFixes(ctx, pod, failure.container, matched).map((f) => withOffer(ctx, f, pod, failure.container)),
   );
   // a missing path under an empty volume mounted over the image's directory (Knative's /var/log)
   const hidden = causes.length
@@ -175,14 +178,34 @@ async function knativeRelease(ctx: DiagnosisContext, revision: string | undefine
   return knativeReleaseOf(rev?.metadata?.labels);
 }
 
-/** A KV cache smaller than the context: the offer to set --max-model-len to what the cache holds (the number in vLLM's line). */
-async function withOffer(ctx: DiagnosisContext, f: Finding): Promise<Finding> {
-  if (f.code !== 'KV_CACHE_TOO_SMALL' || f.remediation) return f;
+/**
+ * The fix an LLM runtime's line supports, as an approvable change: a KV cache smaller than the
+ * context sets --max-model-len to what the cache holds (the number in vLLM's line); a sampler
+ * warm-up out of GPU memory with --gpu-memory-utilization raised above vLLM's default lowers it
+ * back (the fraction the crashed container ran with, from its args).
+ */
+async function withOffer(ctx: DiagnosisContext, f: Finding, pod: V1Pod, container: string): Promise<Finding> {
+  if (f.remediation) return f;
   const lines = f.evidence.flatMap((e) => [e.text ?? '', ...(e.excerpt ?? [])]);
-  const tokens = lines.map(kvCacheTokens).find((n) => n !== undefined);
-  if (tokens === undefined) return f;
-  const remediation = await offerFix('lower-max-model-len', ctx, { component: f.component, tokens });
-  return remediation ? { ...f, remediation } : f;
+  if (f.code === 'KV_CACHE_TOO_SMALL') {
+    const tokens = lines.map(kvCacheTokens).find((n) => n !== undefined);
+    if (tokens === undefined) return f;
+    const remediation = await offerFix('lower-max-model-len', ctx, { component: f.component, tokens });
+    return remediation ? { ...f, remediation } : f;
+  }
+  if (f.code === 'GPU_OUT_OF_MEMORY') {
+    const requests = lines.map(samplerWarmupOom).find((n) => n !== undefined);
+    const spec = pod.spec?.containers?.find((c) => c.name === container);
+    const current = gpuMemoryUtilization([...(spec?.command ?? []), ...(spec?.args ?? [])]);
+    if (requests === undefined || current === undefined) return f;
+    const remediation = await offerFix('lower-gpu-memory-utilization', ctx, {
+      component: f.component,
+      current,
+      requests,
+    });
+    return remediation ? { ...f, remediation } : f;
+  }
+  return f;
 }
 
 /**

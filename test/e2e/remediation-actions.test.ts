@@ -1,7 +1,8 @@
 /**
  * skip-tag-resolution (ecr-tag-resolution-401), rollback-canary (canary-new-revision-crashing) and
  * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context), resume-stopped-service
- * (stopped-standard-gpu-released-by-kubectl) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * (stopped-standard-gpu-released-by-kubectl), lower-gpu-memory-utilization
+ * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
  */
@@ -84,6 +85,25 @@ const cases: Case[] = [
     expected: 'false',
     edit: (o) => (o.metadata.annotations['serving.kserve.io/stop'] = 'true'),
   },
+  {
+    name: 'lower-gpu-memory-utilization',
+    scenario: 'llm-runtime-vllm-sampler-warmup-oom-gpu-util-095',
+    target: 'qwen3-32b -n inference',
+    action: 'lower-gpu-memory-utilization',
+    finding: 'GPU_OUT_OF_MEMORY',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'inference', 'qwen3-32b'],
+    diff: /spec\.predictor\.model\.args:\n- {3}.*--gpu-memory-utilization=0\.95.*\n\+ {3}.*--gpu-memory-utilization=0\.9\\*"\]/,
+    changed: (o) => o.spec.predictor.model.args,
+    expected: [
+      '--model_id=Qwen/Qwen3-32B',
+      '--backend=vllm',
+      '--tensor-parallel-size=2',
+      '--gpu-memory-utilization=0.9',
+    ],
+    edit: (o) =>
+      (o.spec.predictor.model.args = [...o.spec.predictor.model.args.slice(0, -1), '--gpu-memory-utilization=0.95']),
+  },
 ];
 
 describe.each(cases)('$name from the thread', (c) => {
@@ -93,7 +113,7 @@ describe.each(cases)('$name from the thread', (c) => {
     h = await startBotHarness({
       scenario: c.scenario,
       file: {
-        namespaces: ['default', 'ml-prod', 'gpu-team', 'code'],
+        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference'],
         approvers: [APPROVER],
         remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
       },

@@ -5,6 +5,7 @@
  */
 import type { Remediation } from '../../findings/types.js';
 import type { OfferContext, RemediationAction } from '../types.js';
+import { lowerGpuMemoryUtilization } from './lower-gpu-memory-utilization.js';
 import { lowerMaxModelLen } from './lower-max-model-len.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
@@ -23,6 +24,7 @@ export const ACTIONS = {
   'restart-pods': restartPods,
   'lower-max-model-len': lowerMaxModelLen,
   'resume-stopped-service': resumeStoppedService,
+  'lower-gpu-memory-utilization': lowerGpuMemoryUtilization,
 } as const;
 
 export type ActionId = keyof typeof ACTIONS;
