@@ -120,8 +120,9 @@ describe('lower-gpu-memory-utilization', () => {
       namespace: 'inference',
       name: 'qwen3-32b',
     });
-    const o = sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'inference', 'qwen3-32b') as any;
-    o.spec.predictor.model.args = withArg(o.spec.predictor.model.args, 'gpu-memory-utilization', '0.85').args;
+    const o = sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'inference', 'qwen3-32b')!;
+    const model = (o.spec as { predictor: { model: { args: string[] } } }).predictor.model;
+    model.args = withArg(model.args, 'gpu-memory-utilization', '0.85').args;
     sim.store.upsert(o);
     const action = ACTIONS['lower-gpu-memory-utilization'];
     await expect(
