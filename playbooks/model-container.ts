@@ -11,7 +11,8 @@
  * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit;
  * KV_CACHE_TOO_SMALL offers lower-max-model-len (the tokens the KV cache holds, from vLLM's line);
  * GPU_OUT_OF_MEMORY in vLLM's sampler warm-up with --gpu-memory-utilization above its default offers
- * lower-gpu-memory-utilization (an OOM while the weights load offers nothing: more GPUs are the fix).
+ * lower-gpu-memory-utilization (an OOM while the weights load offers nothing: more GPUs are the fix);
+ * SHM_TOO_SMALL offers raise-shm (a memory-backed /dev/shm; a custom container gets the YAML by hand).
  *
  * RBAC: list pods, get pods/log, list events (list limitranges for the memory cap).
  * An LLM runtime's line names its cause and the fix against the pod: the GPUs allocated, the node
@@ -182,7 +183,8 @@ async function knativeRelease(ctx: DiagnosisContext, revision: string | undefine
  * The fix an LLM runtime's line supports, as an approvable change: a KV cache smaller than the
  * context sets --max-model-len to what the cache holds (the number in vLLM's line); a sampler
  * warm-up out of GPU memory with --gpu-memory-utilization raised above vLLM's default lowers it
- * back (the fraction the crashed container ran with, from its args).
+ * back (the fraction the crashed container ran with, from its args); /dev/shm too small for NCCL
+ * mounts a 2Gi memory-backed emptyDir there (the exact YAML by hand for a container in a list).
  */
 async function withOffer(ctx: DiagnosisContext, f: Finding, pod: V1Pod, container: string): Promise<Finding> {
   if (f.remediation) return f;
@@ -203,6 +205,10 @@ async function withOffer(ctx: DiagnosisContext, f: Finding, pod: V1Pod, containe
       current,
       requests,
     });
+    return remediation ? { ...f, remediation } : f;
+  }
+  if (f.code === 'SHM_TOO_SMALL') {
+    const remediation = await offerFix('raise-shm', ctx, { component: f.component });
     return remediation ? { ...f, remediation } : f;
   }
   return f;

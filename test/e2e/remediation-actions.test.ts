@@ -2,7 +2,8 @@
  * skip-tag-resolution (ecr-tag-resolution-401), rollback-canary (canary-new-revision-crashing) and
  * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context), resume-stopped-service
  * (stopped-standard-gpu-released-by-kubectl), lower-gpu-memory-utilization
- * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095), raise-shm (llm-runtime-hf-tp2-nccl-shm-segment-model-spec)
+ * end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
  */
@@ -104,6 +105,25 @@ const cases: Case[] = [
     edit: (o) =>
       (o.spec.predictor.model.args = [...o.spec.predictor.model.args.slice(0, -1), '--gpu-memory-utilization=0.95']),
   },
+  {
+    name: 'raise-shm',
+    scenario: 'llm-runtime-hf-tp2-nccl-shm-segment-model-spec',
+    target: 'hugging-model-1 -n kserve-test',
+    action: 'raise-shm',
+    finding: 'SHM_TOO_SMALL',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'kserve-test', 'hugging-model-1'],
+    diff: /spec\.predictor\.model\.volumeMounts:\n- {3}\(not set\)\n\+ {3}.*\/dev\/shm[\s\S]*spec\.predictor\.volumes:\n- {3}\(not set\)\n\+ {3}.*Memory.*2Gi/,
+    changed: (o) => [o.spec.predictor.volumes, o.spec.predictor.model.volumeMounts],
+    expected: [
+      [{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '2Gi' } }],
+      [{ name: 'dshm', mountPath: '/dev/shm' }],
+    ],
+    edit: (o) => {
+      delete o.spec.predictor.volumes;
+      delete o.spec.predictor.model.volumeMounts;
+    },
+  },
 ];
 
 describe.each(cases)('$name from the thread', (c) => {
@@ -113,7 +133,7 @@ describe.each(cases)('$name from the thread', (c) => {
     h = await startBotHarness({
       scenario: c.scenario,
       file: {
-        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference'],
+        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference', 'kserve-test'],
         approvers: [APPROVER],
         remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
       },

@@ -9,6 +9,7 @@ import { lowerGpuMemoryUtilization } from './lower-gpu-memory-utilization.js';
 import { lowerMaxModelLen } from './lower-max-model-len.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
+import { raiseShm } from './raise-shm.js';
 import { restartPods } from './restart-pods.js';
 import { resumeStoppedService } from './resume-stopped-service.js';
 import { rollbackCanary } from './rollback-canary.js';
@@ -25,6 +26,7 @@ export const ACTIONS = {
   'lower-max-model-len': lowerMaxModelLen,
   'resume-stopped-service': resumeStoppedService,
   'lower-gpu-memory-utilization': lowerGpuMemoryUtilization,
+  'raise-shm': raiseShm,
 } as const;
 
 export type ActionId = keyof typeof ACTIONS;
