@@ -116,7 +116,12 @@ export const multinodeWorkers: Playbook = {
           title: `Worker pod ${workerName} ${why.title}: head pod ${headName} waits for it${said}`,
           evidence: [{ kind: 'field', ref: refOf('Pod', ns, workerName), text: why.text }, ...evidence],
           component: 'predictor',
-          explains: ['READINESS_PROBE_FAILING', 'ISVC_NOT_READY'],
+          // the worker's own scheduling failure is said here with the head's wait and workerSpec's fields
+          explains: [
+            'READINESS_PROBE_FAILING',
+            'ISVC_NOT_READY',
+            ...(why.unscheduled ? (['POD_UNSCHEDULABLE'] as const) : []),
+          ],
           next: why.next(workerName, headName, ns),
         }),
       );
@@ -127,6 +132,7 @@ export const multinodeWorkers: Playbook = {
 
 interface Problem {
   title: string;
+  unscheduled?: boolean;
   text: string;
   next: (worker: string, head: string, ns: string) => string;
 }
@@ -137,7 +143,9 @@ function workerProblem(worker: V1Pod, head: V1Pod | undefined): Problem | undefi
   if (scheduled?.status === 'False') {
     const gpus = worker.spec?.containers?.map((c) => c.resources?.limits?.['nvidia.com/gpu']).find(Boolean);
     return {
-      title: `is not scheduled (${scheduled.reason ?? 'Pending'})`,
+      unscheduled: true,
+      // the scheduler's words without its preemption postscript: what no node has
+      title: `is not scheduled (${(scheduled.message ?? scheduled.reason ?? 'Pending').replace(/\s*preemption:.*$/s, '')})`,
       text: `PodScheduled=False${scheduled.reason ? ` (${scheduled.reason})` : ''}: ${scheduled.message ?? ''}${gpus ? `; asks nvidia.com/gpu ${gpus}` : ''}`,
       next: (w, h, ns) =>
         `Free or add a node that fits worker pod ${w}${gpus ? ` (nvidia.com/gpu ${gpus} on one node)` : ''} as the scheduler says (kubectl describe pod ${w} -n ${ns}), or lower spec.predictor.workerSpec's pipelineParallelSize / tensorParallelSize so fewer GPUs are asked; head pod ${h} serves once the worker joins`,
