@@ -4,6 +4,8 @@
  * else added; and the value a flag has. Pure: an action's offer (from the diagnosis' reads) and its
  * plan (from the live object) compute the same change.
  */
+import { valueAt } from './field-changes.js';
+import { RemediationError } from './remediation-error.js';
 
 export interface ArgChange {
   args: string[];
@@ -43,4 +45,25 @@ export function argValue(args: readonly string[], flag: string): string | undefi
     if (m) value = m[1] ?? args[i + 1];
   }
   return value;
+}
+
+/** Whether a field path goes through a list (a container of `containers`), which a merge patch cannot reach. */
+export const pathThroughList = (path: readonly string[]): boolean => path.some((k) => /^\d+$/.test(k));
+
+/** A value as a runtime's args: its strings, [] when it is not a list. */
+export const argsOf = (v: unknown): string[] => (Array.isArray(v) ? v.map((a) => String(a)) : []);
+
+/**
+ * The args list at `path` of the live object, for an action that merge-patches it: the path must lead
+ * from spec to an args list and never through a list (else the fix is made by hand).
+ */
+export function patchableArgs(live: unknown, path: readonly string[]): string[] {
+  if (path[0] !== 'spec' || path.at(-1) !== 'args')
+    throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to an args list');
+  if (pathThroughList(path))
+    throw new RemediationError(
+      'REMEDIATION_NOT_APPLICABLE',
+      `${path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`,
+    );
+  return argsOf(valueAt(live, path));
 }

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
-import { argValue, withArg } from '../../changes/runtime-args.js';
+import { argValue, argsOf, patchableArgs, pathThroughList, withArg } from '../../changes/runtime-args.js';
 import { GPU_MEMORY_UTILIZATION_FLAG as FLAG, lowerUtilizationFor } from '../../changes/gpu-memory-utilization.js';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
@@ -39,9 +39,6 @@ interface Input {
   requests: number;
 }
 
-const inList = (path: readonly string[]) => path.some((k) => /^\d+$/.test(k));
-const argsOf = (v: unknown): string[] => (Array.isArray(v) ? v.map((a) => String(a)) : []);
-
 function offer(ctx: OfferContext, input: Input): Remediation | null {
   const to = lowerUtilizationFor(input.current);
   const components = componentsOf(ctx.target.isvc);
@@ -50,7 +47,7 @@ function offer(ctx: OfferContext, input: Input): Remediation | null {
   const path = [...component.modelPath, 'args'];
   const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
   const why = `the sampler's warm-up (${input.requests} sequences) ran out of GPU memory outside the ${input.current} vLLM keeps for weights and KV cache`;
-  if (inList(path))
+  if (pathThroughList(path))
     return {
       action: 'manual',
       summary: `Set --${FLAG}=${to} (from ${input.current}) in ${path.join('.')} by hand (a container list, which a merge patch cannot reach): ${why}`,
@@ -79,14 +76,8 @@ export const lowerGpuMemoryUtilization: OfferingAction<Params, Input> = {
     params,
     locate: locateInferenceService,
     build(live, p) {
-      if (p.path[0] !== 'spec' || p.path.at(-1) !== 'args')
-        throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to an args list');
-      if (inList(p.path))
-        throw new RemediationError(
-          'REMEDIATION_NOT_APPLICABLE',
-          `${p.path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`,
-        );
-      const args = argsOf(valueAt(live, p.path));
+      const liveArgs = patchableArgs(live, p.path);
+      const args = liveArgs;
       const set = argValue(args, FLAG);
       if (set !== undefined && Number(set) <= p.to)
         throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `--${FLAG} is already ${set}`);

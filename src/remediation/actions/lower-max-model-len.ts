@@ -10,7 +10,7 @@ import { paramText } from '../param-text.js';
 import { z } from 'zod';
 import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
 import { withMaxModelLen } from '../../changes/max-model-len.js';
-import { RemediationError } from '../../changes/remediation-error.js';
+import { argsOf, pathThroughList, patchableArgs } from '../../changes/runtime-args.js';
 import type { Remediation } from '../../findings/types.js';
 import { componentsOf, refOf } from '../../kube/inference-service-view.js';
 import { locateInferenceService } from '../find-inference-service.js';
@@ -26,9 +26,6 @@ const params = z.object({
 });
 type Params = z.infer<typeof params>;
 
-const inList = (path: readonly string[]) => path.some((k) => /^\d+$/.test(k));
-const argsOf = (v: unknown): string[] => (Array.isArray(v) ? v.map((a) => String(a)) : []);
-
 function offer(ctx: OfferContext, input: { component: string | undefined; tokens: number }): Remediation | null {
   const components = componentsOf(ctx.target.isvc);
   const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
@@ -36,7 +33,7 @@ function offer(ctx: OfferContext, input: { component: string | undefined; tokens
   const path = [...component.modelPath, 'args'];
   const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
   const change = withMaxModelLen(argsOf(valueAt(ctx.target.isvc, path)), input.tokens);
-  if (inList(path))
+  if (pathThroughList(path))
     return {
       action: 'manual',
       summary: `Set --max-model-len=${input.tokens} in ${path.join('.')} by hand (a container list, which a merge patch cannot reach)`,
@@ -63,14 +60,8 @@ export const lowerMaxModelLen: OfferingAction<Params, { component: string | unde
     params,
     locate: locateInferenceService,
     build(live, p) {
-      if (p.path[0] !== 'spec' || p.path.at(-1) !== 'args')
-        throw new RemediationError('REMEDIATION_BAD_PARAMS', 'path must lead from spec to an args list');
-      if (inList(p.path))
-        throw new RemediationError(
-          'REMEDIATION_NOT_APPLICABLE',
-          `${p.path.join('.')} is inside a list, which a merge patch cannot reach; edit it by hand`,
-        );
-      const change = withMaxModelLen(argsOf(valueAt(live, p.path)), p.tokens);
+      const liveArgs = patchableArgs(live, p.path);
+      const change = withMaxModelLen(liveArgs, p.tokens);
       return {
         patch: mergePatchAt(p.path, change.args),
         summary: `Set --max-model-len=${p.tokens} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
