@@ -6,8 +6,13 @@
  * SLACK_API_URL reaches every Web API client Bolt makes (the app's, and in Socket Mode the one that
  * opens the connection). `auth.test` runs here, so a bad token stops the start. The listeners are
  * registered by the caller (src/app/web.ts).
+ * Transport: Bolt 5 and web-api 8 call Node's own fetch (no axios, no `agent` / `clientTls`
+ * options): Node's trust store (NODE_EXTRA_CA_CERTS) and its proxy support (NODE_USE_ENV_PROXY=1
+ * with HTTPS_PROXY) apply to the Web API, to response_url and to Socket Mode's WebSocket alike; a
+ * transport of its own would be a `clientOptions.fetch` (and the Socket Mode client's `dispatcher`).
  */
 import { App, LogLevel } from '@slack/bolt';
+import { WebAPIPlatformError } from '@slack/web-api';
 import { SlackStartError } from './slack-start-error.js';
 import type { AppConfig } from '../config.js';
 import { errorMessage } from '../core/error-message.js';
@@ -59,8 +64,9 @@ export async function buildSlackApp(options: SlackAppOptions): Promise<App> {
   try {
     await app.init();
   } catch (error) {
-    const data = (error as { data?: { error?: string } }).data;
-    throw new SlackStartError(`Slack auth.test failed: ${data?.error ?? errorMessage(error)}`);
+    // Slack's answer (invalid_auth, not_authed…), else what the request met (a WebAPIRequestError: fetch failed)
+    const why = error instanceof WebAPIPlatformError ? error.data.error : errorMessage(error);
+    throw new SlackStartError(`Slack auth.test failed: ${why ?? 'unknown'}`);
   }
   return app;
 }

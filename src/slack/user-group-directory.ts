@@ -4,11 +4,11 @@
  * the answer and not cached: the approval check fails closed on it and says so, and the next click
  * asks Slack again.
  */
-import type { webApi } from '@slack/bolt';
+import { WebAPIPlatformError, type WebClient } from '@slack/web-api';
 import { errorMessage } from '../core/error-message.js';
 
 export function createUserGroupDirectory(
-  client: Pick<webApi.WebClient, 'usergroups'>,
+  client: Pick<WebClient, 'usergroups'>,
   options: { ttlMs?: number; warn?(m: string): void } = {},
 ): { members(groupIds: string[]): Promise<ReadonlyMap<string, readonly string[]>> } {
   const ttl = options.ttlMs ?? 60_000;
@@ -23,7 +23,7 @@ export function createUserGroupDirectory(
       return users;
     } catch (error) {
       options.warn?.(
-        `usergroups.users.list ${id}: ${(error as { data?: { error?: string } }).data?.error ?? errorMessage(error)}`,
+        `usergroups.users.list ${id}: ${error instanceof WebAPIPlatformError ? error.data.error : errorMessage(error)}`,
       );
       return null;
     }

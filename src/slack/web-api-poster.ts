@@ -82,17 +82,20 @@ type Outcome =
   | { kind: 'unknown'; error: unknown };
 
 function classify(error: unknown): Outcome {
-  const e = error as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number };
-  if (e?.code === 'slack_webapi_platform_error') {
-    const slackError = e.data?.error ?? 'unknown';
+  // web-api 8's errors are Error subclasses (its ErrorCode values unchanged): the poster's client is
+  // always this package's own WebClient, so instanceof holds
+  if (error instanceof webApi.WebAPIPlatformError) {
+    const slackError = error.data.error ?? 'unknown';
     const notIn = slackError === 'not_in_channel' || slackError === 'channel_not_found' || slackError === 'is_archived';
     if (slackError === 'ratelimited') return { kind: 'rate-limited', retryAfterMs: 1000 };
     return { kind: 'final', error: new SlackPostError(notIn ? 'SLACK_NOT_IN_CHANNEL' : 'SLACK_API_ERROR', slackError) };
   }
-  if (e?.code === 'slack_webapi_rate_limited_error')
-    return { kind: 'rate-limited', retryAfterMs: Math.max(1, e.retryAfter ?? 1) * 1000 };
-  // slack_webapi_http_error (5xx), slack_webapi_request_error (timeout, reset): it may or may not have landed
-  if (e?.code === 'slack_webapi_http_error' || e?.code === 'slack_webapi_request_error')
+  // a 429 (Retry-After in seconds) handed back by the posting client (rejectRateLimitedCalls)
+  if (error instanceof webApi.WebAPIRateLimitedError)
+    return { kind: 'rate-limited', retryAfterMs: Math.max(1, error.retryAfter || 1) * 1000 };
+  // a non-200 answer (5xx) or no answer at all (fetch failed: the timeout's AbortSignal, a reset, a
+  // dropped connection; its cause is the network error): it may or may not have landed
+  if (error instanceof webApi.WebAPIHTTPError || error instanceof webApi.WebAPIRequestError)
     return { kind: 'unknown', error };
   return { kind: 'final', error };
 }

@@ -55,8 +55,11 @@ function checkAnswer(call: RecordedCall): void {
 let started: BotUnderTest;
 
 beforeAll(async () => {
-  // as the image runs it: the Dockerfile's NODE_OPTIONS (the V8 heap bound)
-  const nodeOptions = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1] ?? '';
+  // as the image runs it: the Dockerfile's NODE_OPTIONS (the V8 heap bounds; quoted there: two flags)
+  const nodeOptions = (/^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1] ?? '').replace(
+    /^"(.*)"$/,
+    '$1',
+  );
   started = await startBotUnderTest({
     dir,
     secret: SECRET,

@@ -3,7 +3,7 @@
  * request id); what only the asker sees goes to response_url as an ephemeral answer.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import type { RespondArguments } from '@slack/bolt';
+import { RespondError, type RespondArguments } from '@slack/bolt';
 import { isvcCommand } from '../../../../handlers/commands/isvc-command.js';
 import { handlerFakes, listenerArgs } from '../fake-handler-deps.js';
 
@@ -25,12 +25,17 @@ function slashCommand(text: string) {
   };
 }
 
-function run(text: string) {
+/** What Bolt 5's respond() resolves to: the fetch Response of the response_url POST. */
+const slackAnswers = (body: string) => async () =>
+  new Response(body, { headers: { 'content-type': 'application/json' } });
+
+function run(text: string, answer: () => Promise<Response> = slackAnswers('{"ok":true}')) {
   const fakes = handlerFakes();
   const responses: RespondArguments[] = [];
   const respond = jest.fn(async (r: string | RespondArguments) => {
     fakes.order.push('respond');
     if (typeof r !== 'string') responses.push(r);
+    return answer();
   });
   const listener = isvcCommand(fakes.deps);
   const command = slashCommand(text);
@@ -67,5 +72,16 @@ describe('/isvc listener', () => {
     expect(responses).toHaveLength(1);
     expect(responses[0]).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(responses[0]?.text).toContain('frobnicate');
+  });
+
+  it('logs a response_url that fails (RespondError) or that Slack refuses (ok: false), and still resolves', async () => {
+    const refused = run('help', async () => {
+      throw new RespondError('Failed to respond to the response_url: 404 Not Found', 404);
+    });
+    await expect(refused.done).resolves.toBeUndefined();
+    expect(refused.fakes.logged).toContainEqual({ level: 'warn', message: expect.stringContaining('404') });
+    const expired = run('help', slackAnswers('{"ok":false,"error":"expired_url"}'));
+    await expect(expired.done).resolves.toBeUndefined();
+    expect(expired.fakes.logged).toContainEqual({ level: 'warn', message: expect.stringContaining('expired_url') });
   });
 });
