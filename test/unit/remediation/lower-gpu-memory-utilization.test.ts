@@ -4,8 +4,7 @@
  * (at or below the default; an OOM while the weights load), and the report's offer equal to the plan
  * (dry run, no write) on llm-runtime-vllm-sampler-warmup-oom-gpu-util-095.
  */
-import path from 'node:path';
-import { diagnose } from '../../../src/app/diagnoser.js';
+import { diagnosedScenario } from './diagnosed-scenario.js';
 import { diffLines } from '../../../src/changes/field-changes.js';
 import {
   gpuMemoryUtilization,
@@ -13,16 +12,7 @@ import {
   samplerWarmupOom,
 } from '../../../src/changes/gpu-memory-utilization.js';
 import { argValue, withArg } from '../../../src/changes/runtime-args.js';
-import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
-import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
-import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
-
-const sims: RunningSimulator[] = [];
-afterAll(async () => {
-  for (const s of sims) await s.close();
-});
 
 describe('runtime args', () => {
   it('withArg replaces every spelling, in one arg or two, and says what it was', () => {
@@ -66,17 +56,8 @@ describe('when lowering --gpu-memory-utilization is the fix', () => {
 });
 
 async function scenario(name: string, target: { namespace: string; name: string }) {
-  const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios', name)) });
-  sims.push(sim);
-  const kubeConfig = kubeConfigForServer(sim.url);
-  const report = await diagnose(kubeConfig, target);
-  const oom = report.findings.find((f) => f.code === 'GPU_OUT_OF_MEMORY');
-  const ctx = {
-    writer: new ClusterWriter(makeKubeClients(kubeConfig)),
-    target,
-    settings: { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' },
-  };
-  return { sim, oom, ctx };
+  const { sim, report, ctx } = await diagnosedScenario(name, target);
+  return { sim, oom: report.findings.find((f) => f.code === 'GPU_OUT_OF_MEMORY'), ctx };
 }
 
 describe('lower-gpu-memory-utilization', () => {

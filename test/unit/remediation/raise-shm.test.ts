@@ -4,19 +4,9 @@
  * (llm-runtime-vllm-tp4-nccl-dev-shm-no-space), and the merge patch of the whole lists for a model
  * spec: planned with a dry run, no write, every other entry kept.
  */
-import path from 'node:path';
-import { diagnose } from '../../../src/app/diagnoser.js';
+import { diagnosedScenario } from './diagnosed-scenario.js';
 import { withShm } from '../../../src/changes/shm-volume.js';
-import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
-import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
-import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
-
-const sims: RunningSimulator[] = [];
-afterAll(async () => {
-  for (const s of sims) await s.close();
-});
 
 const cache = { name: 'cache', emptyDir: {} };
 const cacheMount = { name: 'cache', mountPath: '/cache' };
@@ -56,25 +46,13 @@ type Predictor = Record<string, unknown> & { containers?: Array<Record<string, u
 type PatchWrite = { patch: { spec: { predictor: unknown }; metadata: unknown } };
 
 async function scenario(edit?: (o: { spec: { predictor: Predictor } }) => void) {
-  const sim = await startSimulator({
-    snapshot: await loadSnapshot(path.resolve('test/scenarios/llm-runtime-vllm-tp4-nccl-dev-shm-no-space')),
-  });
-  sims.push(sim);
-  if (edit) {
-    const o = sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'llm', 'llama2-70b')!;
-    edit(o as unknown as { spec: { predictor: Predictor } });
-    sim.store.upsert(o);
-  }
-  const kubeConfig = kubeConfigForServer(sim.url);
   const target = { namespace: 'llm', name: 'llama2-70b' };
-  const report = await diagnose(kubeConfig, target);
-  const shm = report.findings.find((f) => f.code === 'SHM_TOO_SMALL');
-  const ctx = {
-    writer: new ClusterWriter(makeKubeClients(kubeConfig)),
+  const { sim, report, ctx } = await diagnosedScenario(
+    'llm-runtime-vllm-tp4-nccl-dev-shm-no-space',
     target,
-    settings: { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' },
-  };
-  return { sim, shm, ctx };
+    edit && ((o) => edit(o as unknown as { spec: { predictor: Predictor } })),
+  );
+  return { sim, shm: report.findings.find((f) => f.code === 'SHM_TOO_SMALL'), ctx };
 }
 
 describe('raise-shm', () => {

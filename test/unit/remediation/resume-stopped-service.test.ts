@@ -3,33 +3,14 @@
  * diff is the plan's: the annotation "true" → "false", dry run, no write), not when Argo CD owns it
  * (it would set it back); the annotation diff helper; the plan refuses a service that is not stopped.
  */
-import path from 'node:path';
-import { diagnose } from '../../../src/app/diagnoser.js';
+import { diagnosedScenario } from './diagnosed-scenario.js';
 import { annotationChanges, diffLines } from '../../../src/changes/field-changes.js';
-import { kubeConfigForServer, makeKubeClients } from '../../../src/kube/client.js';
-import { ClusterWriter } from '../../../src/kube/cluster-writer.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/simulator.js';
-import { loadSnapshot } from '../../../src/snapshot/load-snapshot.js';
 
 const STOP = 'serving.kserve.io/stop';
-const sims: RunningSimulator[] = [];
-afterAll(async () => {
-  for (const s of sims) await s.close();
-});
-
 async function scenario(name: string, target: { namespace: string; name: string }) {
-  const sim = await startSimulator({ snapshot: await loadSnapshot(path.resolve('test/scenarios', name)) });
-  sims.push(sim);
-  const kubeConfig = kubeConfigForServer(sim.url);
-  const report = await diagnose(kubeConfig, target);
-  const stopped = report.findings.find((f) => f.code === 'ISVC_STOPPED');
-  const ctx = {
-    writer: new ClusterWriter(makeKubeClients(kubeConfig)),
-    target,
-    settings: { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' },
-  };
-  return { sim, stopped, ctx };
+  const { sim, report, ctx } = await diagnosedScenario(name, target);
+  return { sim, stopped: report.findings.find((f) => f.code === 'ISVC_STOPPED'), ctx };
 }
 
 describe('annotationChanges', () => {

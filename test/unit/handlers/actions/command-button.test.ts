@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { commandButton } from '../../../../handlers/actions/command-button.js';
-import { handlerFakes, listenerArgs } from '../fake-handler-deps.js';
+import { buttonClick, handlerFakes, listenerArgs } from '../fake-handler-deps.js';
 
-/** A block_actions payload as Slack sends it for a button on a message in a thread. */
+/** A block_actions payload for a button (or a select) on a message in a thread. */
 function click(value: string, select = false) {
+  const button = buttonClick('test.status', value);
   const action = select
     ? {
         type: 'static_select',
@@ -17,28 +18,9 @@ function click(value: string, select = false) {
         selected_option: { text: { type: 'plain_text', text: value }, value },
         action_ts: '1700000200.000300',
       }
-    : {
-        type: 'button',
-        action_id: 'test.status',
-        block_id: 'b1',
-        text: { type: 'plain_text', text: 'Status' },
-        value,
-        action_ts: '1700000200.000300',
-      };
-  const body = {
-    type: 'block_actions',
-    user: { id: 'U2', username: 'bo', team_id: 'T1' },
-    api_app_id: 'A1',
-    token: 'verification-token',
-    container: { type: 'message', message_ts: '1700000100.000200', channel_id: 'C1', is_ephemeral: false },
-    trigger_id: '1.2.3',
-    team: { id: 'T1', domain: 'acme' },
-    channel: { id: 'C1', name: 'ml-ops' },
-    message: { type: 'message', ts: '1700000100.000200', thread_ts: '1700000000.000100', text: 'verdict', blocks: [] },
-    response_url: 'https://hooks.slack.com/actions/T1/1/x',
-    actions: [action],
-  };
-  return { action, body };
+    : button.action;
+  const message = { ...button.body.message, thread_ts: '1700000000.000100', text: 'verdict' };
+  return { action, body: { ...button.body, message, actions: [action] } };
 }
 
 async function run(value: string, select = false) {
