@@ -11,7 +11,7 @@
  * node's LocalModelNode, the Jobs' namespace (inferenceservice-config's localModel.jobNamespace) and,
  * while no download has finished, the node group's claim and volume storage classes.
  *
- * A LocalModelNamespaceCache (KServe 0.18+, PR #4887) is the same in the service's namespace: the
+ * A LocalModelNamespaceCache (KServe 0.18+) is the same in the service's namespace: the
  * defaulter prefers it and adds the label `localmodel-namespace`; its node state is keyed
  * `<namespace>/<name>` in the LocalModelNode, its Jobs are labelled modelNamespace too and its download
  * claim is `<name>-<group>-<namespace>-download`. Which kind is read follows the label.

@@ -10,9 +10,8 @@
  *
  * An `oci://` entry of `storageUris` (KServe 0.16+) whose image no container of the pod runs: KServe
  * 0.16-0.18 make no modelcar for it (the controller's CommonStorageInitialization returns early when
- * `storageUris[0]` is oci://: no storage-initializer, no modelcar, no volume; kserve/kserve#5200, fixed
- * by #5261 in 0.19), and 0.19 makes one modelcar, for the first oci:// entry only (several: 0.20,
- * #5470). The model server then finds nothing at the entry's mountPath. Said as STORAGE_URI_UNSUPPORTED
+ * `storageUris[0]` is oci://: no storage-initializer, no modelcar, no volume), and 0.19 makes one
+ * modelcar, for the first oci:// entry only (several: 0.20; test/scenarios/storage-uris-oci-entry-no-modelcar-kserve-0-16). The model server then finds nothing at the entry's mountPath. Said as STORAGE_URI_UNSUPPORTED
  * for that release, naming the entry (field path, uri, mountPath) and what the pod lacks.
  *
  * RBAC: list pods, get pods/log.

@@ -9,7 +9,7 @@
  * the InferenceService names the worker. Reads the worker pods (missing, pending with the scheduler's
  * words, another image than the head's, not ready or crashing) and the head's own waiting line, and
  * names the worker pod and why. With no worker pod at all, the worker Deployment's events say whether
- * the controller keeps recreating and deleting it (KServe 0.20.0, kserve/kserve#6113).
+ * the controller keeps recreating and deleting it (KServe 0.20.0's canary cleanup; test/scenarios/multinode-worker-deployment-deleted-head-waits-kserve-0-20).
  *
  * RBAC: list pods, get pods/log, list events.
  * Emits: LLM_WORKER_GROUP_SHORT.

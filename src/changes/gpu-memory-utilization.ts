@@ -5,9 +5,9 @@
  * (default 0.9); whatever runs after the cache is sized (the sampler's warm-up with max_num_seqs
  * dummy requests, CUDA graphs) lives in the rest. vLLM's own error for a sampler warm-up OOM says
  * "lower max_num_seqs or gpu_memory_utilization". When the fraction was raised above the default,
- * that raise is what took the headroom: back to the default (llm-d/llm-d#787: 0.95 → 0.90–0.92).
- * At or below the default the maintainers' fix is fewer sequences (vllm-project/vllm#15105:
- * --max-num-seqs 64), not a smaller cache: no offer. An OOM while the weights load is not helped by
+ * that raise is what took the headroom: back to the default (a 0.95 fraction fixed by 0.90–0.92 in
+ * the report behind test/scenarios/llm-runtime-vllm-sampler-warmup-oom-gpu-util-095). At or below the
+ * default the fix is fewer sequences (--max-num-seqs), not a smaller cache: no offer. An OOM while the weights load is not helped by
  * either (the weights need more or larger GPUs).
  */
 import { argValue } from './runtime-args.js';

@@ -5,7 +5,7 @@
  * the pod's volumes (emptyDir) and init containers (none writes to it), and whether the mount is the
  * user's (in the InferenceService's container) or the platform's. Knative mounts an emptyDir over
  * /var/log in every revision pod for log collection (always before 0.20; from 0.20 only while
- * `logging.enable-var-log-collection` is true in config-observability: knative/serving#9683).
+ * `logging.enable-var-log-collection` is true in config-observability).
  */
 import type { V1Pod, V1VolumeMount } from '@kubernetes/client-node';
 import type { Evidence } from '../findings/types.js';

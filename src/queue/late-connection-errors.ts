@@ -3,7 +3,7 @@
  * and its close() removes every listener first. A Queue or Worker closed while its connection was
  * still starting, with Redis gone (a shutdown during a Redis outage), gets that late 'error' on a
  * connection no one listens to any more, and Node turns it into an uncaught exception that kills the
- * process (taskforcesh/bullmq#3546). Here a connection's 'error' with no listener left is dropped;
+ * process. Here a connection's 'error' with no listener left is dropped;
  * while the Queue or Worker is open its own forwarder listens, so nothing else changes.
  */
 import type { EventEmitter } from 'node:events';

@@ -1,8 +1,8 @@
 /**
- * A BullMQ connection's late start-up failure after close() (taskforcesh/bullmq#3546: close removes
- * every listener, then the rejected start-up is emitted as 'error') must not become an uncaught
- * exception: CI's run died of it once, a worker closing while Redis was gone. The late emit is made
- * here by hand on the real Queue's and Worker's connections after they closed.
+ * A BullMQ connection's late start-up failure after close() (close removes every listener, then the
+ * rejected start-up is emitted as 'error') must not become an uncaught exception: a worker closing
+ * while Redis is gone (test/e2e/shutdown-redis-down.test.ts) killed the whole test process with it.
+ * The late emit is made here by hand on the real Queue's and Worker's connections after they closed.
  */
 import { afterAll, expect, it } from '@jest/globals';
 import { Queue, Worker } from 'bullmq';
