@@ -217,19 +217,19 @@ async function startSlackParts(
       reply: (r) => slack.poster.ephemeral(channel, user, renderCommandReply(r), threadTs),
     });
   };
+  // the MCP tools' dependencies, for the agent's forwarded tool calls and for the MCP endpoint
+  const mcpWiring = {
+    config,
+    kubeConfig: s.kubeConfig,
+    diagnose: s.diagnose,
+    remediation,
+    permalink: slack.permalink,
+    logger,
+  };
   // and the tool calls of its MCP endpoint (their modules load with the first call)
   let mcpCalls: Promise<(data: McpJobData) => Promise<McpCallResult>> | null = null;
   const runMcpCall = async (data: McpJobData): Promise<McpCallResult> => {
-    mcpCalls ??= import('./mcp-wiring.js').then((m) =>
-      m.runMcpCallOf({
-        config,
-        kubeConfig: s.kubeConfig,
-        diagnose: s.diagnose,
-        remediation,
-        permalink: slack.permalink,
-        logger,
-      }),
-    );
+    mcpCalls ??= import('./mcp-wiring.js').then((m) => m.runMcpCallOf(mcpWiring));
     return (await mcpCalls)(data);
   };
   // each part's modules load only when the role runs it (the watcher needs neither Bolt nor the cluster job worker)
@@ -264,17 +264,7 @@ async function startSlackParts(
       httpClosers.push(web.stop);
       port = web.port;
       // MCP for shared agents (MCP_PORT, off by default): its modules load only when it is on
-      const mcp =
-        config.mcp.port === null
-          ? null
-          : await (await import('./mcp-wiring.js')).startMcpEndpoint({
-              config,
-              kubeConfig: s.kubeConfig,
-              diagnose: s.diagnose,
-              remediation,
-              permalink: slack.permalink,
-              logger,
-            });
+      const mcp = config.mcp.port === null ? null : await (await import('./mcp-wiring.js')).startMcpEndpoint(mcpWiring);
       if (mcp) httpClosers.push(mcp.close);
       mcpUrl = mcp?.url ?? null;
     }
