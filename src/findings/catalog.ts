@@ -63,6 +63,20 @@ export interface CatalogEntry {
   evidence: string;
   /** Codes its finding explains when both are about the same component and revision. */
   explains: readonly string[];
+  /**
+   * A failure of the revision's own pods (its runtime, storage, image, scheduling, container): a code
+   * that `explainsPodLevel` explains it.
+   */
+  podLevel?: true;
+  /** Named by an LLM runtime's own start-up line (vLLM, the Hugging Face runtime, TGI, SGLang): the model container emits it. */
+  llmRuntime?: true;
+  /** Its finding also explains every `podLevel` code (a failing canary, a failed rollout: the new revision's pods). */
+  explainsPodLevel?: true;
+  /**
+   * Its findings get a details section of their own in Slack, titled so, after the other findings
+   * (the sections in `order`, lowest first), instead of joining "Other findings".
+   */
+  detailsSection?: { title: string; order: number };
   /** null for codes that need no action (context, a clean bill). */
   next: NextStepTemplate | null;
   /**
@@ -98,39 +112,6 @@ const edit = (c: NextStepContext, what: string) => `${editCommand(c)}: ${what}`;
 
 const NOT_READY = ['REVISION_MISSING', 'ISVC_NOT_READY'] as const;
 const INGRESS = ['INGRESS_NOT_CONFIGURED', 'ISVC_NOT_READY'] as const;
-/** What an LLM runtime's own start-up line names (vLLM, the Hugging Face runtime, TGI, SGLang): the model container emits them. */
-export const LLM_RUNTIME_CODES = [
-  'GPU_DRIVER_TOO_OLD',
-  'GPU_NOT_VISIBLE',
-  'GPU_DTYPE_UNSUPPORTED',
-  'SHM_TOO_SMALL',
-  'TENSOR_PARALLEL_MISMATCH',
-  'KV_CACHE_TOO_SMALL',
-  'GPU_OUT_OF_MEMORY',
-  'TRUST_REMOTE_CODE_REQUIRED',
-  'MODEL_HUB_ACCESS_DENIED',
-] as const;
-const POD_LEVEL = [
-  'NO_SUPPORTING_RUNTIME',
-  'RUNTIME_UNSUPPORTED_MODEL',
-  ...LLM_RUNTIME_CODES,
-  'LOCAL_MODEL_NOT_CACHED',
-  'MODELCAR_FAILED',
-  'STORAGE_INITIALIZER_NOT_INJECTED',
-  'STORAGE_URI_NOT_FOUND',
-  'STORAGE_ACCESS_DENIED',
-  'MODEL_FILE_MISSING',
-  'OOM_KILLED',
-  'IMAGE_DIGEST_RESOLUTION_FAILED',
-  'IMAGE_PULL_FAILED',
-  'QUOTA_EXCEEDED',
-  'POD_UNSCHEDULABLE',
-  'MODEL_LOAD_FAILED',
-  'STORAGE_INIT_FAILED',
-  'CRASH_LOOP',
-  'READINESS_PROBE_FAILING',
-] as const;
-
 const table = {
   ISVC_NOT_FOUND: {
     severity: 'error',
@@ -146,7 +127,8 @@ const table = {
     title: 'Canary revision fails while the previous one serves',
     when: 'a canary revision fails while the previous revision still serves traffic',
     evidence: "both revisions; split percent; the canary's own root cause",
-    explains: [...POD_LEVEL, ...NOT_READY],
+    explainsPodLevel: true,
+    explains: NOT_READY,
     next: (c, f) =>
       `${edit(c, `set ${at(c, f, 'canaryTrafficPercent')} to 0 to send all traffic back to the last ready revision`)}, then fix the canary`,
   },
@@ -155,7 +137,8 @@ const table = {
     title: 'The new revision failed while the previous one serves',
     when: 'a spec change made a new revision that did not become ready (latest created is not the latest ready) while the previous ready revision still takes the traffic: a failed rollout, not a missing revision',
     evidence: "both revisions; the traffic the previous one takes; the new revision's own cause",
-    explains: [...POD_LEVEL, ...NOT_READY],
+    explainsPodLevel: true,
+    explains: NOT_READY,
     next: (c, f) =>
       `fix what revision ${f.revision ?? 'the new revision'} failed on, or roll back: ${edit(c, 'restore the spec the serving revision was made from')}`,
     // Knative keeps routing to the previous ready revision: requests are still answered
@@ -182,6 +165,7 @@ const table = {
       ),
   },
   NO_SUPPORTING_RUNTIME: {
+    podLevel: true,
     severity: 'error',
     title: 'No serving runtime supports the model format',
     when: 'no ServingRuntime / ClusterServingRuntime supports the model format',
@@ -192,6 +176,8 @@ const table = {
   },
   // LLM runtimes (vLLM, the Hugging Face runtime, TGI, SGLang): a cause named from the server's own line
   GPU_DRIVER_TOO_OLD: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: "The node's NVIDIA driver is older than the image's CUDA",
     when: "the NVIDIA container hook refuses to start the container (`unsatisfied condition: cuda>=X`), or PyTorch reports `The NVIDIA driver on your system is too old`: the image's CUDA needs a newer driver than the node has",
@@ -202,6 +188,8 @@ const table = {
       `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}': upgrade that node's NVIDIA driver, or ${edit(c, `set ${c.fieldPath(f.component, 'runtimeVersion')} (or the image) to a build for the node's CUDA, or schedule onto newer-driver nodes with ${c.fieldPath(f.component, 'nodeSelector')}`)}`,
   },
   GPU_NOT_VISIBLE: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: 'The model server sees no GPU',
     when: 'the model server finds no CUDA device (`No CUDA GPUs are available`, `Failed to infer device type`, NVML not found, `Found no NVIDIA driver`): no `nvidia.com/gpu` in the limits, or the pod runs without the NVIDIA runtime (RuntimeClass, device plugin)',
@@ -214,6 +202,8 @@ const table = {
       ),
   },
   GPU_DTYPE_UNSUPPORTED: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: "The GPU cannot run the model's dtype",
     when: 'the runtime refuses the dtype on this GPU (bfloat16 needs compute capability 8.0; FP8 needs 8.9)',
@@ -226,6 +216,8 @@ const table = {
       ),
   },
   SHM_TOO_SMALL: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: '/dev/shm is too small for NCCL',
     when: "NCCL (tensor parallelism across the pod's GPUs) cannot create its shared-memory segment in /dev/shm: the container runtime gives 64 MiB unless the pod mounts a memory-backed emptyDir there",
@@ -238,6 +230,8 @@ const table = {
       ),
   },
   TENSOR_PARALLEL_MISMATCH: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: 'Tensor-parallel size does not match the GPUs the pod has',
     when: 'the runtime is started with a tensor-parallel (or world) size larger than the GPUs allocated to the container, or one the model cannot be split by',
@@ -250,6 +244,8 @@ const table = {
       ),
   },
   KV_CACHE_TOO_SMALL: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: "The KV cache cannot hold one request of the model's context length",
     when: "vLLM stops at start: the model's max sequence length (max_model_len, by default the model's own context) needs more KV cache than the GPU memory left after the weights",
@@ -262,6 +258,8 @@ const table = {
       ),
   },
   GPU_OUT_OF_MEMORY: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: 'The GPU runs out of memory while the model loads',
     when: 'CUDA out of memory while the runtime loads the weights, profiles, warms up or allocates the KV cache (not the container memory limit: that is OOM_KILLED)',
@@ -275,6 +273,8 @@ const table = {
       ),
   },
   TRUST_REMOTE_CODE_REQUIRED: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: 'The model ships its own code and the runtime was not allowed to run it',
     when: 'transformers refuses a repository with custom code (`trust_remote_code=True` needed)',
@@ -287,6 +287,8 @@ const table = {
       ),
   },
   MODEL_HUB_ACCESS_DENIED: {
+    podLevel: true,
+    llmRuntime: true,
     severity: 'error',
     title: 'The model or tokenizer cannot be fetched from the Hugging Face Hub',
     when: 'the runtime (or the hf:// storage-initializer) is refused by the Hub (401: no or invalid token for a gated / private repo; 403: the token has no access to the gated repo) or may not reach it (offline mode, no network)',
@@ -299,6 +301,7 @@ const table = {
       ),
   },
   RUNTIME_UNSUPPORTED_MODEL: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: "The runtime cannot load this model's format or architecture",
@@ -312,6 +315,7 @@ const table = {
       ),
   },
   LOCAL_MODEL_NOT_CACHED: {
+    podLevel: true,
     severity: 'error',
     title: "The cached model is not on the pod's node",
     when: "the storageUri is served from KServe's local model cache (LocalModelCache) and the node the pod runs on has no downloaded copy (the cache's `status.nodeStatus` for that node is NodeDownloadError, NodeDownloading, NodeDownloadPending or NodeNotReady, so the pod mounts an empty model directory), or the pod is not scheduled while no node has one",
@@ -329,6 +333,7 @@ const table = {
       `kubectl get pod ${podOf(c, f)} -n ${c.namespace} -o jsonpath='{.spec.nodeName}', then kubectl get localmodelcaches,localmodelnodes -o yaml and the download Jobs in kserve-localmodel-jobs (label node=that node): fix the failed download, then kubectl delete pod ${podOf(c, f)} -n ${c.namespace}`,
   },
   MODELCAR_FAILED: {
+    podLevel: true,
     severity: 'error',
     title: 'The OCI modelcar fails',
     when: "a container KServe runs the oci:// model image as (`modelcar-init`, the `modelcar` sidecar) exits: the image has nothing under /models (`NOK ... Prefetched but modelcar is invalid`), has no shell for the sidecar's `sh -c ln -sf`, or fails otherwise",
@@ -345,6 +350,7 @@ const table = {
       `kubectl logs ${podOf(c, f)} -n ${c.namespace} -c modelcar-init: the model image must hold the model under /models and a shell; rebuild it, or ${edit(c, `set ${at(c, f, 'storageUri')} to an image that does`)}`,
   },
   STORAGE_URI_NOT_FOUND: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: 'Model not found at the storage URI',
@@ -354,6 +360,7 @@ const table = {
     next: (c, f) => edit(c, `set ${at(c, f, 'storageUri')} to a path that exists`),
   },
   STORAGE_ACCESS_DENIED: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: 'No access to the model storage',
@@ -367,6 +374,7 @@ const table = {
       ),
   },
   STORAGE_INITIALIZER_NOT_INJECTED: {
+    podLevel: true,
     severity: 'error',
     title: 'No storage-initializer in the pod',
     when: 'the pod should download its model but has no storage-initializer init container (the webhook skipped the namespace or pod)',
@@ -376,6 +384,7 @@ const table = {
       `kubectl get namespace ${c.namespace} --show-labels and kubectl get mutatingwebhookconfigurations: let KServe's pod webhook act on namespace ${c.namespace}, then kubectl delete pod -n ${c.namespace} -l ${c.podSelector}`,
   },
   MODEL_FILE_MISSING: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: 'No model file where the server looks',
@@ -389,6 +398,7 @@ const table = {
       ),
   },
   OOM_KILLED: {
+    podLevel: true,
     severity: 'error',
     title: 'Killed for memory',
     when: 'a model container was killed for memory (reason `OOMKilled`, exit code 137, revision reason `ExitCode137`)',
@@ -397,6 +407,7 @@ const table = {
     next: (c, f) => edit(c, `raise ${at(c, f, 'resources')}.limits.memory`),
   },
   IMAGE_DIGEST_RESOLUTION_FAILED: {
+    podLevel: true,
     severity: 'error',
     title: 'Knative cannot resolve the image tag to a digest',
     when: 'Knative cannot resolve the image tag to a digest ("failed to resolve image to digest", 401 from a private registry)',
@@ -406,6 +417,7 @@ const table = {
       `kubectl edit configmap config-deployment -n ${c.knativeNamespace}: add the image's registry to data.registriesSkippingTagResolving (or give the Knative controller pull credentials for it)`,
   },
   IMAGE_PULL_FAILED: {
+    podLevel: true,
     severity: 'error',
     title: 'The image cannot be pulled',
     when: 'ErrImagePull / ImagePullBackOff / InvalidImageName',
@@ -415,6 +427,7 @@ const table = {
       `${edit(c, `fix the image (or its tag) under ${at(c, f, 'image')}`)}; for a private registry add imagePullSecrets to the service account`,
   },
   QUOTA_EXCEEDED: {
+    podLevel: true,
     severity: 'error',
     title: 'A quota or LimitRange forbids the pods',
     when: 'a ResourceQuota or LimitRange forbids the pods ("exceeded quota", "forbidden")',
@@ -423,6 +436,7 @@ const table = {
     next: QUOTA_EXCEEDED_NEXT,
   },
   POD_UNSCHEDULABLE: {
+    podLevel: true,
     severity: 'error',
     title: 'The pod cannot be scheduled',
     when: 'the pod stays Pending: insufficient cpu/memory/GPU, taints, node selectors',
@@ -485,6 +499,7 @@ const table = {
     next: VIRTUALSERVICE_MISSING_NEXT,
   },
   STORAGE_INIT_FAILED: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: 'The storage-initializer fails',
@@ -495,6 +510,7 @@ const table = {
   },
   // KServe 0.11 reports any predictor crash as ModelLoadFailed: the crash and its traceback say more
   CRASH_LOOP: {
+    podLevel: true,
     severity: 'error',
     title: 'The model container keeps crashing',
     when: 'a model container exits and restarts (CrashLoopBackOff, Error, non-zero exit); where a more specific code says why (`OOM_KILLED`, `MODEL_FILE_MISSING`), that code is the root cause and this one its consequence',
@@ -503,6 +519,7 @@ const table = {
     next: CRASH_LOOP_NEXT,
   },
   MODEL_LOAD_FAILED: {
+    podLevel: true,
     fixBeforeRestart: true,
     severity: 'error',
     title: 'The runtime failed to load the model',
@@ -512,6 +529,7 @@ const table = {
     next: MODEL_LOAD_FAILED_NEXT,
   },
   READINESS_PROBE_FAILING: {
+    podLevel: true,
     severity: 'error',
     title: 'The container never becomes ready',
     when: 'the container runs but never becomes ready',
@@ -712,6 +730,7 @@ const table = {
       `/isvc diagnose ${c.namespace}/${c.name} --kind llmisvc (CLI: --kind llmisvc) diagnoses the LLMInferenceService`,
   },
   TRAFFIC_SPLIT: {
+    detailsSection: { title: 'Traffic split', order: 2 },
     severity: 'info',
     title: 'Traffic is split',
     when: 'traffic is split between revisions (canary / A-B)',
@@ -720,6 +739,7 @@ const table = {
     next: null,
   },
   REQUEST_FLOW: {
+    detailsSection: { title: 'Request flow', order: 1 },
     severity: 'info',
     title: 'The request flow',
     when: 'the request-flow hops (Gateway → top-level VirtualService → Knative VirtualService → revision Service → pods) and their state',
@@ -728,6 +748,7 @@ const table = {
     next: null,
   },
   TRACING_LINKS: {
+    detailsSection: { title: 'Metrics and traces', order: 3 },
     severity: 'info',
     title: 'Metrics and traces',
     when: 'links to the metrics dashboards and traces for this InferenceService, from configured URL templates',
@@ -744,10 +765,37 @@ type Explained = (typeof table)[FindingCode]['explains'][number];
 const explainsCatalogCodes: Explained extends FindingCode ? true : never = true;
 void explainsCatalogCodes;
 
-export const CATALOG: Readonly<Record<FindingCode, CatalogEntry & { explains: readonly FindingCode[] }>> = table;
-
 /** The codes, most specific first. */
 export const FINDING_CODES = Object.keys(table) as FindingCode[];
+
+const codesWhere = (has: (entry: CatalogEntry) => boolean): FindingCode[] =>
+  FINDING_CODES.filter((code) => has(table[code]));
+
+/** The codes of a revision's own pods' failures (`podLevel`), most specific first. */
+export const POD_LEVEL_CODES = codesWhere((e) => e.podLevel === true);
+/** What an LLM runtime's own start-up line names (`llmRuntime`): the model container emits them. */
+export const LLM_RUNTIME_CODES = codesWhere((e) => e.llmRuntime === true);
+
+/** The details sections of their own (`detailsSection`), in their order, with the codes each shows. */
+export const DETAILS_SECTIONS: ReadonlyArray<{ title: string; codes: readonly FindingCode[] }> = (() => {
+  const sections = new Map<string, { order: number; codes: FindingCode[] }>();
+  for (const code of FINDING_CODES) {
+    const section = (table[code] as CatalogEntry).detailsSection;
+    if (!section) continue;
+    const held = sections.get(section.title) ?? { order: section.order, codes: [] };
+    sections.set(section.title, { order: Math.min(held.order, section.order), codes: [...held.codes, code] });
+  }
+  return [...sections].sort(([, a], [, b]) => a.order - b.order).map(([title, { codes }]) => ({ title, codes }));
+})();
+
+/** The catalog, with `explains` whole: an entry that `explainsPodLevel` explains every pod-level code first. */
+export const CATALOG: Readonly<Record<FindingCode, CatalogEntry & { explains: readonly FindingCode[] }>> =
+  Object.fromEntries(
+    FINDING_CODES.map((code) => {
+      const entry: CatalogEntry & { explains: readonly FindingCode[] } = table[code];
+      return [code, entry.explainsPodLevel ? { ...entry, explains: [...POD_LEVEL_CODES, ...entry.explains] } : entry];
+    }),
+  ) as Record<FindingCode, CatalogEntry & { explains: readonly FindingCode[] }>;
 
 export function isFindingCode(value: string): value is FindingCode {
   return Object.hasOwn(table, value);

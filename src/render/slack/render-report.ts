@@ -10,7 +10,7 @@
  * characters a section, ~12k a message); every message's `text` names the codes it reports.
  * Pure: same report in, same blocks out.
  */
-import type { FindingCode } from '../../findings/catalog.js';
+import { DETAILS_SECTIONS, type FindingCode } from '../../findings/catalog.js';
 import type { Evidence, Finding, Report } from '../../findings/types.js';
 import type { Block, SlackMessage } from '../../slack/slack-message.js';
 import { blockChars, context, section } from './block-kit.js';
@@ -27,11 +27,6 @@ export const MAX_REPORT_MESSAGES = 8;
 /** The verdict and the first reply together fit this many lines as Slack shows them (~80 characters wide). */
 export const SCREEN_LINES = 15;
 const MESSAGE_BUDGET = SLACK_LIMITS.messageChars - 1000; // room for the fallback text
-const SECTIONS: Array<{ title: string; codes: FindingCode[] | null }> = [
-  { title: 'Request flow', codes: ['REQUEST_FLOW'] },
-  { title: 'Traffic split', codes: ['TRAFFIC_SPLIT'] },
-  { title: 'Metrics and traces', codes: ['TRACING_LINKS'] },
-];
 const DETAIL_OPTIONS = { maxLogs: 2, logBudget: 1500, charBudget: MESSAGE_BUDGET - 200 };
 
 interface Unit {
@@ -269,16 +264,16 @@ export function renderDetailReplies(report: Report): SlackMessage[] {
   const rest = report.findings.filter(
     (f) => f !== (root ?? report.findings[0]) && !(root && f.consequenceOf === root.code),
   );
-  const special = new Set(SECTIONS.flatMap((s) => s.codes ?? []));
+  const special = new Set<FindingCode>(DETAILS_SECTIONS.flatMap((s) => s.codes));
   const units: Unit[] = [
     ...(root ? rootDetails(report, root) : []),
     ...unitsOf(
       rest.filter((f) => !special.has(f.code)),
       'Other findings',
     ),
-    ...SECTIONS.flatMap((s) =>
+    ...DETAILS_SECTIONS.flatMap((s) =>
       unitsOf(
-        rest.filter((f) => s.codes?.includes(f.code)),
+        rest.filter((f) => s.codes.includes(f.code)),
         s.title,
       ),
     ),

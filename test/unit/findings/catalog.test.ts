@@ -2,7 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { findingsDoc, FINDINGS_DOC } from '../../../scripts/findings-doc.js';
-import { CATALOG, FINDING_CODES } from '../../../src/findings/catalog.js';
+import {
+  CATALOG,
+  DETAILS_SECTIONS,
+  FINDING_CODES,
+  LLM_RUNTIME_CODES,
+  POD_LEVEL_CODES,
+} from '../../../src/findings/catalog.js';
 import { genericNextStepContext } from '../../../src/findings/next-step-context.js';
 
 const CONTRACT_CODES = [
@@ -63,6 +69,21 @@ describe('finding catalog', () => {
         expect({ code, names: next.includes('team-a') || next.includes('fraud-model') }).toEqual({ code, names: true });
       }
     }
+  });
+
+  it('a failing canary and a failed rollout explain every code whose entry is podLevel, and the codes they list', () => {
+    expect(POD_LEVEL_CODES).toEqual(FINDING_CODES.filter((code) => CATALOG[code].podLevel));
+    expect(POD_LEVEL_CODES).toEqual(expect.arrayContaining(['OOM_KILLED', 'IMAGE_PULL_FAILED', ...LLM_RUNTIME_CODES]));
+    for (const carrier of ['CANARY_UNHEALTHY', 'ROLLOUT_FAILED'] as const)
+      expect(CATALOG[carrier].explains).toEqual([...POD_LEVEL_CODES, 'REVISION_MISSING', 'ISVC_NOT_READY']);
+  });
+
+  it('the details sections of their own come from the entries, in their order', () => {
+    expect(DETAILS_SECTIONS).toEqual([
+      { title: 'Request flow', codes: ['REQUEST_FLOW'] },
+      { title: 'Traffic split', codes: ['TRAFFIC_SPLIT'] },
+      { title: 'Metrics and traces', codes: ['TRACING_LINKS'] },
+    ]);
   });
 
   it('docs/findings.md is what `npm run docs:findings` writes', () => {
