@@ -5,7 +5,9 @@
  * outside its selectors, and cannot act when it is not installed. Such a pod runs without
  * /mnt/models: the model server finds no model (TF Serving: "Could not find base path") and the
  * revision never becomes ready, with no probe event. Says which: the namespace's labels against the
- * webhook's namespaceSelector, or no webhook at all.
+ * webhook's namespaceSelector (the next step meets the requirement the namespace fails, or leaves a
+ * control-plane namespace), a webhook that serves the namespace yet did not act (its endpoints), or
+ * no webhook at all.
  *
  * RBAC: list pods, get pods/log, get namespaces, list mutatingwebhookconfigurations.
  * Emits: STORAGE_INITIALIZER_NOT_INJECTED.
@@ -22,7 +24,12 @@ import type { Evidence } from '../src/findings/types.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { refOf } from '../src/kube/inference-service-view.js';
-import { describeLabelSelector, matchesLabelSelector, type LabelSelector } from '../src/kube/label-selector.js';
+import {
+  describeLabelSelector,
+  type LabelSelector,
+  type UnmetRequirement,
+  unmetRequirements,
+} from '../src/kube/label-selector.js';
 import { STORAGE_INITIALIZER } from '../src/kube/pod-status.js';
 import { MUTATING_WEBHOOKS } from '../src/kube/resources.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
@@ -43,7 +50,7 @@ export const storageInitializerInjection: Playbook = {
     const ns = ctx.target.namespace;
     const name = pod.metadata?.name ?? '?';
     const subject = refOf('Pod', ns, name);
-    const [why, log] = await Promise.all([webhookEvidence(ctx), modelLogEvidence(ctx, pod)]);
+    const [webhooks, log] = await Promise.all([webhookEvidence(ctx), modelLogEvidence(ctx, pod)]);
     const init = (pod.spec?.initContainers ?? []).map((c) => c.name);
     return [
       finding('STORAGE_INITIALIZER_NOT_INJECTED', {
@@ -52,12 +59,12 @@ export const storageInitializerInjection: Playbook = {
         evidence: [
           { kind: 'field', ref: subject, text: `${annotation[0]}: ${annotation[1]}` },
           { kind: 'field', ref: subject, text: `initContainers: [${init.join(', ')}]${init.length ? '' : ' (none)'}` },
-          ...why,
+          ...webhooks.evidence,
           ...log,
         ],
         component: componentOf(pod.metadata?.labels),
         revision: revisionOfPod(pod),
-        next: `kubectl get namespace ${ns} --show-labels: move the service to a namespace KServe's pod webhook serves (no control-plane label) or fix the webhook, then kubectl delete pod ${name} -n ${ns}`,
+        next: nextStep(webhooks.state, ns, name),
       }),
     ];
   },
@@ -74,8 +81,23 @@ function notInjected(pod: V1Pod): boolean {
   return !names.includes(STORAGE_INITIALIZER) && !names.some((n) => n.startsWith('modelcar'));
 }
 
+/** What the webhooks say about the namespace: none installed, one skipping it (and why), one serving it, or unread. */
+type WebhookState =
+  | { is: 'absent' }
+  | { is: 'skips'; webhook: string; unmet: UnmetRequirement[] }
+  | { is: 'serves'; webhook: string; service?: { name: string; namespace: string } }
+  | { is: 'unread' };
+
+interface PodWebhook {
+  config: string;
+  name: string;
+  namespaceSelector?: LabelSelector;
+  rules?: Array<{ resources?: string[] }>;
+  clientConfig?: { service?: { name?: string; namespace?: string } };
+}
+
 /** The namespace's labels against the namespaceSelector of KServe's pod webhook, or the webhook's absence. */
-async function webhookEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
+async function webhookEvidence(ctx: DiagnosisContext): Promise<{ evidence: Evidence[]; state: WebhookState }> {
   const ns = ctx.target.namespace;
   try {
     const [namespace, configs] = await Promise.all([
@@ -84,7 +106,7 @@ async function webhookEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
     ]);
     const labels = namespace?.metadata?.labels ?? {};
     const nsRef = refOf('Namespace', undefined, ns);
-    const out: Evidence[] = [
+    const evidence: Evidence[] = [
       {
         kind: 'field',
         ref: nsRef,
@@ -95,48 +117,102 @@ async function webhookEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
         }`,
       },
     ];
-    const podWebhooks = configs.flatMap((c) =>
-      (
-        (
-          c as unknown as {
-            webhooks?: Array<{
-              name: string;
-              namespaceSelector?: LabelSelector;
-              rules?: Array<{ resources?: string[] }>;
-            }>;
-          }
-        ).webhooks ?? []
-      )
+    const podWebhooks: PodWebhook[] = configs.flatMap((c) =>
+      ((c as unknown as { webhooks?: Omit<PodWebhook, 'config'>[] }).webhooks ?? [])
         .filter(
           (w) => (w.rules ?? []).some((r) => (r.resources ?? []).includes('pods')) && /kserve|kfserving/.test(w.name),
         )
         .map((w) => ({ config: c.metadata.name, ...w })),
     );
-    if (podWebhooks.length === 0)
-      out.push({
+    if (podWebhooks.length === 0) {
+      evidence.push({
         kind: 'note',
         ref: 'MutatingWebhookConfigurations',
         text: 'no KServe / KFServing pod webhook is installed: nothing injects the storage-initializer',
       });
+      return { evidence, state: { is: 'absent' } };
+    }
+    let state: WebhookState | undefined;
     for (const w of podWebhooks) {
-      const skips = !matchesLabelSelector(w.namespaceSelector, labels);
-      out.push({
+      const unmet = unmetRequirements(w.namespaceSelector, labels);
+      evidence.push({
         kind: 'field',
         ref: refOf('MutatingWebhookConfiguration', undefined, w.config),
-        text: `webhook ${w.name}: namespaceSelector ${describeLabelSelector(w.namespaceSelector)}${skips ? ` — skips namespace ${ns}` : ''}`,
+        text: `webhook ${w.name}: namespaceSelector ${describeLabelSelector(w.namespaceSelector)}${unmet.length ? ` — skips namespace ${ns}` : ''}`,
       });
+      const service = w.clientConfig?.service;
+      if (unmet.length === 0)
+        state = {
+          is: 'serves',
+          webhook: w.name,
+          ...(service?.name && service.namespace
+            ? { service: { name: service.name, namespace: service.namespace } }
+            : {}),
+        };
+      else state ??= { is: 'skips', webhook: w.name, unmet };
     }
-    return out;
+    return { evidence, state: state ?? { is: 'absent' } };
   } catch (error) {
     if (error instanceof ForbiddenError)
-      return [
-        {
-          kind: 'note',
-          ref: `Namespace ${ns}`,
-          text: `the namespace's labels and the webhooks could not be read: ${error.message}`,
-        },
-      ];
+      return {
+        evidence: [
+          {
+            kind: 'note',
+            ref: `Namespace ${ns}`,
+            text: `the namespace's labels and the webhooks could not be read: ${error.message}`,
+          },
+        ],
+        state: { is: 'unread' },
+      };
     throw error;
+  }
+}
+
+/** KServe and Kubeflow label their own control-plane namespaces so; KServe does not serve models from them. */
+const CONTROL_PLANE_LABEL = 'control-plane';
+
+/**
+ * The next step from what the webhooks said: the namespace label the skipping webhook's selector
+ * wants (or refuses), the webhook's service when one serves the namespace yet did not act, or its
+ * reinstall when none is installed. A re-created pod is the one the webhook sees.
+ */
+function nextStep(state: WebhookState, ns: string, pod: string): string {
+  const recreate = `kubectl delete pod ${pod} -n ${ns} so it is created again through the webhook`;
+  switch (state.is) {
+    case 'skips': {
+      if (state.unmet.some((r) => r.key === CONTROL_PLANE_LABEL && r.actual !== undefined))
+        return `create the InferenceService in a namespace without the ${CONTROL_PLANE_LABEL} label: webhook ${state.webhook} skips ${ns}, which has ${state.unmet.map(labelHas).join(', ')}, and KServe does not serve models from its control-plane namespaces`;
+      return `${state.unmet.map((r) => labelFix(r, ns)).join('; ')} (webhook ${state.webhook} skips ${ns}: ${state.unmet.map(labelHas).join(', ')}), then ${recreate}`;
+    }
+    case 'serves':
+      return `webhook ${state.webhook} serves ${ns} but did not act on the pod: ${
+        state.service
+          ? `kubectl get endpoints ${state.service.name} -n ${state.service.namespace} (a webhook with no ready endpoints and failurePolicy Ignore lets pods through unchanged)`
+          : 'check that its server is running'
+      }, then ${recreate}`;
+    case 'absent':
+      return `install KServe's pod webhook (kubectl get mutatingwebhookconfigurations lists no KServe webhook with a pods rule; re-apply the KServe release manifests), then ${recreate}`;
+    case 'unread':
+      return `kubectl get namespace ${ns} --show-labels and kubectl get mutatingwebhookconfigurations (the bot may not read them): KServe's pod webhook skips namespaces its namespaceSelector excludes; then ${recreate}`;
+  }
+}
+
+/** "control-plane=kubeflow" / "no serving.kubeflow.org/inferenceservice label": what the namespace has for a requirement's key. */
+function labelHas(r: UnmetRequirement): string {
+  return r.actual === undefined ? `no ${r.key} label` : `${r.key}=${r.actual}`;
+}
+
+/** The kubectl label command that meets one unmet requirement of a namespaceSelector. */
+function labelFix(r: UnmetRequirement, ns: string): string {
+  switch (r.operator) {
+    case 'DoesNotExist':
+      return `kubectl label namespace ${ns} ${r.key}-`;
+    case 'NotIn':
+      return `kubectl label namespace ${ns} ${r.key}- (the selector refuses ${r.values.join(', ')})`;
+    case 'Exists':
+      return `kubectl label namespace ${ns} ${r.key}=enabled (the selector asks only that ${r.key} is set)`;
+    default:
+      return `kubectl label namespace ${ns} ${r.key}=${r.values[0] ?? ''} --overwrite`;
   }
 }
 

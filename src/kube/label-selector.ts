@@ -1,26 +1,48 @@
-/** Whether labels match a Kubernetes LabelSelector object (matchLabels and matchExpressions); an empty selector matches everything. */
+/** Kubernetes LabelSelector objects (matchLabels and matchExpressions): matching labels, and saying why not. */
 export interface LabelSelector {
   matchLabels?: Record<string, string>;
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
 }
 
+/** Whether labels match the selector; an empty selector matches everything. */
 export function matchesLabelSelector(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) if (labels[k] !== v) return false;
+  return unmetRequirements(selector, labels).length === 0;
+}
+
+/** One requirement of a selector that labels fail, with the value the labels have for its key (undefined: absent). */
+export interface UnmetRequirement {
+  key: string;
+  /** `Equals` for a matchLabels entry; otherwise the matchExpressions operator. */
+  operator: 'Equals' | 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
+  values: string[];
+  actual: string | undefined;
+}
+
+/** The requirements of a selector that labels fail (none: the selector matches). */
+export function unmetRequirements(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string>,
+): UnmetRequirement[] {
+  const actual = (key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined);
+  const unmet: UnmetRequirement[] = [];
+  for (const [key, v] of Object.entries(selector?.matchLabels ?? {}))
+    if (actual(key) !== v) unmet.push({ key, operator: 'Equals', values: [v], actual: actual(key) });
   for (const e of selector?.matchExpressions ?? []) {
-    const has = Object.hasOwn(labels, e.key);
+    const value = actual(e.key);
+    const values = e.values ?? [];
     const ok =
       e.operator === 'Exists'
-        ? has
+        ? value !== undefined
         : e.operator === 'DoesNotExist'
-          ? !has
+          ? value === undefined
           : e.operator === 'In'
-            ? has && (e.values ?? []).includes(labels[e.key]!)
+            ? value !== undefined && values.includes(value)
             : e.operator === 'NotIn'
-              ? !has || !(e.values ?? []).includes(labels[e.key]!)
+              ? value === undefined || !values.includes(value)
               : false;
-    if (!ok) return false;
+    if (!ok) unmet.push({ key: e.key, operator: e.operator, values, actual: value });
   }
-  return true;
+  return unmet;
 }
 
 /** A selector as one line ("control-plane DoesNotExist, app=x"). */

@@ -149,7 +149,9 @@ export const KUBERNETES: Product = {
         ],
       },
     ]),
-    ...groupKinds('admissionregistration.k8s.io', 'separate', [
+    // v1beta1 and v1 of a webhook configuration differ only in defaults: the API server serves one
+    // object at both versions (a configuration written as v1beta1 is listed by a v1 client)
+    ...groupKinds('admissionregistration.k8s.io', 'none', [
       {
         kind: 'MutatingWebhookConfiguration',
         cluster: true,

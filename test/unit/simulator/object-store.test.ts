@@ -36,6 +36,26 @@ describe('ObjectStore', () => {
     expect(store.resourceVersion).toBe('3');
   });
 
+  it('serves a webhook configuration written as v1beta1 at v1, as the API server does', () => {
+    const store = new ObjectStore();
+    store.upsert({
+      apiVersion: 'admissionregistration.k8s.io/v1beta1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'inferenceservice.serving.kubeflow.org' },
+      webhooks: [{ name: 'inferenceservice.kfserving-webhook-server.pod-mutator' }],
+    });
+    const v1 = store.get(
+      'admissionregistration.k8s.io/v1',
+      'MutatingWebhookConfiguration',
+      undefined,
+      'inferenceservice.serving.kubeflow.org',
+    );
+    expect(v1).toMatchObject({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      webhooks: [{ name: 'inferenceservice.kfserving-webhook-server.pod-mutator' }],
+    });
+  });
+
   it('keeps one object per kind, served at every version of it, and guesses plurals of unknown kinds', () => {
     const store = new ObjectStore();
     // a v1beta1 object installs KFServing 0.6, which serves v1alpha2 too
