@@ -1,7 +1,8 @@
 /**
  * The last report of each InferenceService this process diagnosed (a tool call, a status row),
  * served as the resource `isvc-doctor://reports/NAMESPACE/NAME`. Bounded: the oldest goes first.
- * The multi-cluster web process keeps the JSON its agents answered with (and the cluster read).
+ * The multi-cluster web process keeps the JSON its agents answered with, per cluster: the same
+ * namespace/name on two clusters are two services (`isvc-doctor://clusters/CLUSTER/reports/…`).
  */
 import type { Report } from '../findings/types.js';
 import { renderJsonReport } from '../render/json-report.js';
@@ -39,7 +40,7 @@ export class LastReports {
   }
 
   private keep(kept: Kept): void {
-    const key = `${kept.namespace}/${kept.name}`;
+    const key = keyOf(kept.namespace, kept.name, kept.cluster);
     this.byKey.delete(key);
     this.byKey.set(key, kept);
     for (const oldest of this.byKey.keys()) {
@@ -49,7 +50,7 @@ export class LastReports {
   }
 
   get(namespace: string, name: string): Report | undefined {
-    return this.byKey.get(`${namespace}/${name}`)?.report;
+    return this.byKey.get(keyOf(namespace, name, undefined))?.report;
   }
 
   list(): Array<{ namespace: string; name: string; rootCause: string | null; at: number; cluster?: string }> {
@@ -62,10 +63,20 @@ export class LastReports {
     }));
   }
 
-  /** The report as `diagnose -o json` prints it. */
-  json(namespace: string, name: string): string | undefined {
-    const kept = this.byKey.get(`${namespace}/${name}`);
+  /** The report as `diagnose -o json` prints it; `cluster`: as that cluster's agent answered it. */
+  json(namespace: string, name: string, cluster?: string): string | undefined {
+    const kept = this.byKey.get(keyOf(namespace, name, cluster));
     if (!kept) return undefined;
     return kept.json ?? (kept.report ? renderJsonReport(kept.report) : undefined);
   }
+
+  /** The clusters whose agents answered a diagnosis of namespace/name, oldest first. */
+  clustersOf(namespace: string, name: string): string[] {
+    return [...this.byKey.values()]
+      .filter((k) => k.cluster !== undefined && k.namespace === namespace && k.name === name)
+      .map((k) => k.cluster!);
+  }
 }
+
+const keyOf = (namespace: string, name: string, cluster: string | undefined) =>
+  cluster === undefined ? `${namespace}/${name}` : `${cluster}:${namespace}/${name}`;

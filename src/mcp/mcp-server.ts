@@ -22,7 +22,10 @@ import { UsageCodedError } from './usage-coded-error.js';
 
 export const CATALOG_URI = 'isvc-doctor://findings/catalog';
 export const FINDINGS_DOC_URI = 'isvc-doctor://docs/findings.md';
-export const REPORT_URI = (namespace: string, name: string) => `isvc-doctor://reports/${namespace}/${name}`;
+export const REPORT_URI = (namespace: string, name: string, cluster?: string) =>
+  cluster === undefined
+    ? `isvc-doctor://reports/${namespace}/${name}`
+    : `isvc-doctor://clusters/${cluster}/reports/${namespace}/${name}`;
 
 const INSTRUCTIONS =
   'isvc-doctor diagnoses KServe InferenceServices deterministically. Start with `status` (which services are not ready) or `diagnose` (why one is not): the rootCause is a stable finding code (`explain_code` says what it means), each finding carries its evidence and the next step a person takes. `propose_fix` never changes the cluster: it plans a fix for people to approve.';
@@ -85,6 +88,30 @@ function registerTool(server: McpServer, tool: McpTool, ctx: ToolContext): void 
   );
 }
 
+/** A kept report as a listed resource. */
+function reportResource(r: ReturnType<LastReports['list']>[number]) {
+  return {
+    uri: REPORT_URI(r.namespace, r.name, r.cluster),
+    name: `${r.cluster ? `${r.cluster}: ` : ''}${r.namespace}/${r.name}`,
+    description: `last diagnosis${r.cluster ? ` (cluster ${r.cluster})` : ''} ${new Date(r.at).toISOString()}: ${r.rootCause ?? 'nothing wrong'}`,
+    mimeType: 'application/json',
+  };
+}
+
+/** Multi-cluster: the report of namespace/name when exactly one cluster's agent answered for it. */
+function onlyClusterReport(reports: LastReports, namespace: string, name: string): string | undefined {
+  const clusters = reports.clustersOf(namespace, name);
+  return clusters.length === 1 ? reports.json(namespace, name, clusters[0]) : undefined;
+}
+
+/** Not kept, or kept for several clusters: then the message names each cluster's URI. */
+function reportNotFound(reports: LastReports, namespace: string, name: string): string {
+  const clusters = reports.clustersOf(namespace, name);
+  return clusters.length > 1
+    ? `REPORT_AMBIGUOUS: ${namespace}/${name} was diagnosed on ${clusters.length} clusters; read one: ${clusters.map((c) => REPORT_URI(namespace, name, c)).join(', ')}`
+    : `REPORT_NOT_FOUND: no diagnosis of ${namespace}/${name} in this process yet`;
+}
+
 export interface IsvcDoctorMcp {
   server: McpServer;
   reports: LastReports;
@@ -136,12 +163,10 @@ export function createMcpServer(deps: McpDeps, options: McpServerOptions = {}): 
     'last-report',
     new ResourceTemplate('isvc-doctor://reports/{namespace}/{name}', {
       list: async () => ({
-        resources: reports.list().map((r) => ({
-          uri: REPORT_URI(r.namespace, r.name),
-          name: `${r.namespace}/${r.name}`,
-          description: `last diagnosis${r.cluster ? ` (cluster ${r.cluster})` : ''} ${new Date(r.at).toISOString()}: ${r.rootCause ?? 'nothing wrong'}`,
-          mimeType: 'application/json',
-        })),
+        resources: reports
+          .list()
+          .filter((r) => r.cluster === undefined)
+          .map(reportResource),
       }),
     }),
     {
@@ -150,10 +175,36 @@ export function createMcpServer(deps: McpDeps, options: McpServerOptions = {}): 
       mimeType: 'application/json',
     },
     async (uri, variables) => {
-      const json = reports.json(String(variables.namespace), String(variables.name));
+      const [namespace, name] = [String(variables.namespace), String(variables.name)];
+      const json = reports.json(namespace, name) ?? onlyClusterReport(reports, namespace, name);
+      if (json === undefined) throw new Error(reportNotFound(reports, namespace, name));
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: json }] };
+    },
+  );
+  server.registerResource(
+    'last-report-of-cluster',
+    new ResourceTemplate('isvc-doctor://clusters/{cluster}/reports/{namespace}/{name}', {
+      list: async () => ({
+        resources: reports
+          .list()
+          .filter((r) => r.cluster !== undefined)
+          .map(reportResource),
+      }),
+    }),
+    {
+      title: "Last report of a service on one cluster (multi-cluster: as that cluster's agent answered)",
+      mimeType: 'application/json',
+    },
+    async (uri, variables) => {
+      const [cluster, namespace, name] = [
+        String(variables.cluster),
+        String(variables.namespace),
+        String(variables.name),
+      ];
+      const json = reports.json(namespace, name, cluster);
       if (json === undefined)
         throw new Error(
-          `REPORT_NOT_FOUND: no diagnosis of ${variables.namespace}/${variables.name} in this process yet`,
+          `REPORT_NOT_FOUND: no diagnosis of ${namespace}/${name} on cluster ${cluster} in this process yet`,
         );
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: json }] };
     },

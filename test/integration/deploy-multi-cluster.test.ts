@@ -57,6 +57,37 @@ describe('the multi-cluster web process', () => {
   });
 });
 
+describe('the multi-cluster web process with MCP (deploy/examples/multi-cluster-web-mcp)', () => {
+  const withMcp = renderKustomization('deploy/examples/multi-cluster-web-mcp').objects;
+  const deployment = findObject(withMcp, 'Deployment', 'isvc-doctor-web', 'isvc-doctor') as Workload;
+
+  it('serves MCP on its own port, to the MCP clients only, still with no cluster credentials', () => {
+    expect(withMcp.filter((o) => /Role|RoleBinding/.test(o.kind))).toEqual([]);
+    expect(deployment.spec.template.spec.automountServiceAccountToken).toBe(false);
+    const config = buildConfig(parseYaml(configFileOf(withMcp)), {
+      ...expandEnv(deployment.spec.template.spec.containers[0]!.env, {
+        ...secrets,
+        'isvc-doctor-mcp/tokens': 'kagent=0123456789abcdef0123456789abcdef',
+      }),
+      POD_NAMESPACE: 'isvc-doctor',
+    });
+    expect(config.mcp.port).toBe(8090);
+    expect(config.mcp.tokens.map((t) => t.name)).toEqual(['kagent']);
+    const service = findObject(withMcp, 'Service', 'isvc-doctor-mcp', 'isvc-doctor') as any;
+    expect(service.spec.selector).toEqual({
+      'app.kubernetes.io/name': 'isvc-doctor',
+      'app.kubernetes.io/component': 'web',
+    });
+    const policy = findObject(withMcp, 'NetworkPolicy', 'isvc-doctor-web-mcp', 'isvc-doctor') as any;
+    expect(policy.spec.ingress).toEqual([
+      {
+        from: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'isvc-doctor.io/mcp-client': 'true' } } }],
+        ports: [{ protocol: 'TCP', port: 8090 }],
+      },
+    ]);
+  });
+});
+
 describe('a cluster agent', () => {
   const deployment = findObject(agent, 'Deployment', 'isvc-doctor', 'isvc-doctor') as Workload;
   it("keeps today's RBAC and runs --role agent for a configured cluster", () => {

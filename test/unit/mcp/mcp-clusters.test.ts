@@ -90,16 +90,29 @@ describe('MCP on the multi-cluster web process', () => {
     ]);
   });
 
-  it('keeps the last report an agent answered, with its cluster, among the resources', async () => {
+  it('keeps the last report an agent answered per cluster among the resources', async () => {
     const { client, call } = await connect('staging');
     await call('diagnose', { name: 'sklearn-iris', cluster: 'prod-eu' });
     const { resources } = await client.listResources();
-    expect(resources.find((r) => r.uri === REPORT_URI('default', 'sklearn-iris'))!.description).toContain(
-      '(cluster prod-eu)',
+    const prodEu = REPORT_URI('default', 'sklearn-iris', 'prod-eu');
+    expect(prodEu).toBe('isvc-doctor://clusters/prod-eu/reports/default/sklearn-iris');
+    expect(resources.find((r) => r.uri === prodEu)!.description).toContain('(cluster prod-eu)');
+    const read = async (uri: string) =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(await read(prodEu)).toEqual(expect.objectContaining({ cluster: 'prod-eu', rootCause: 'OOM_KILLED' }));
+    // one cluster answered: the cluster-less URI reads it too
+    expect(await read(REPORT_URI('default', 'sklearn-iris'))).toEqual(expect.objectContaining({ cluster: 'prod-eu' }));
+
+    // the same namespace/name on another cluster is another service: both are kept
+    await call('diagnose', { name: 'sklearn-iris', namespace: 'default' });
+    const listed = (await client.listResources()).resources.map((r) => r.uri);
+    expect(listed).toEqual(expect.arrayContaining([prodEu, REPORT_URI('default', 'sklearn-iris', 'staging')]));
+    expect(await read(prodEu)).toEqual(expect.objectContaining({ rootCause: 'OOM_KILLED' }));
+    expect(await read(REPORT_URI('default', 'sklearn-iris', 'staging'))).toEqual(
+      expect.objectContaining({ cluster: 'staging', rootCause: 'STORAGE_URI_NOT_FOUND' }),
     );
-    const read = await client.readResource({ uri: REPORT_URI('default', 'sklearn-iris') });
-    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(
-      expect.objectContaining({ cluster: 'prod-eu', rootCause: 'OOM_KILLED' }),
+    await expect(client.readResource({ uri: REPORT_URI('default', 'sklearn-iris') })).rejects.toThrow(
+      /REPORT_AMBIGUOUS: default\/sklearn-iris was diagnosed on 2 clusters; read one: isvc-doctor:\/\/clusters\/prod-eu\/reports\/default\/sklearn-iris, isvc-doctor:\/\/clusters\/staging/,
     );
   });
 
