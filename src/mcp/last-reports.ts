@@ -72,9 +72,9 @@ export class LastReports {
 
   /** The clusters whose agents answered a diagnosis of namespace/name, oldest first. */
   clustersOf(namespace: string, name: string): string[] {
-    return [...this.byKey.values()]
-      .filter((k) => k.cluster !== undefined && k.namespace === namespace && k.name === name)
-      .map((k) => k.cluster!);
+    return [...this.byKey.values()].flatMap((k) =>
+      k.cluster !== undefined && k.namespace === namespace && k.name === name ? [k.cluster] : [],
+    );
   }
 }
 
