@@ -9,7 +9,10 @@
  * and 0.12 to 0.13, have no best-effort probes, so a blocked probe keeps the service unready. When
  * those logs cannot be read or say nothing while the ingress is stuck (on a Knative release that
  * is not known to probe best-effort), the auth objects on the ingress gateway workload or the Istio
- * RBAC in the namespace still explain it: reported as inferred, with the object as evidence.
+ * RBAC in the namespace still explain it: reported as inferred, with the object as evidence. A
+ * logged 401/302 names the object that answers it too: while the ingress is stuck on such a release,
+ * the external authorizers on the gateway (ext_authz EnvoyFilters, CUSTOM AuthorizationPolicies) are
+ * read next to the logs, in the same wave; the JWT origin Policies only for a 401.
  *
  * A route that stays "Waiting for load balancer to be ready" while its revision is ready, with no
  * probe refused, waits for the ingress gateway itself: INGRESS_NOT_CONFIGURED names the gateway
@@ -66,6 +69,13 @@ export const ingressProbes: Playbook = {
     const ingressStuck =
       stuck.length > 0 || /IngressNotConfigured/.test(`${conditionOf(ctx.target.isvc, 'IngressReady')?.reason ?? ''}`);
     const hosts = probeHosts(ctx, stuck.length ? stuck : services);
+    const selector = (gateway?.spec?.selector as Record<string, string> | undefined) ?? { istio: 'ingressgateway' };
+    const release = knativeVersion(controllers) ?? knativeReleaseOf(gateway?.metadata.labels);
+    // stuck on a release whose probes are not best-effort: a refused probe is the likely cause, so the
+    // external authorizer on the gateway (what answers a redirect) is read next to the logs, one wave
+    const likelyRefused = ingressStuck && !(release && !lacksBestEffortProbes(release));
+    const extAuthz = likelyRefused ? gatewayAuth(ctx, selector, { jwt: false }) : undefined;
+    extAuthz?.catch(() => undefined);
     const probeLines = await linesAbout(ctx, controllers, hosts);
     // envoy's access log on the ingress gateway, when the controller's log does not say (only while stuck)
     const gatewayLines =
@@ -73,12 +83,10 @@ export const ingressProbes: Playbook = {
         ? []
         : await linesAbout(ctx, await optional(ctx.reader.pods(ISTIO_NAMESPACE, GATEWAY_SELECTOR), []), hosts);
     const lines = [...probeLines, ...gatewayLines].filter((l) => l.status);
-    const version = knativeVersion(controllers) ?? knativeReleaseOf(gateway?.metadata.labels);
+    const version = release;
     const blocked = lines.find((l) => l.status === 401 || l.status === 302) ?? lines.find((l) => l.status === 403);
-    const out = await blockedFindings(ctx, lines, blocked, version);
-    if (!blocked && ingressStuck && !(version && !lacksBestEffortProbes(version))) {
-      out.push(...(await inferredBlocker(ctx, gateway?.spec?.selector as Record<string, string> | undefined, version)));
-    }
+    const out = await blockedFindings(ctx, lines, blocked, version, selector);
+    if (!blocked && likelyRefused) out.push(...(await inferredBlocker(ctx, selector, version)));
     if (version && lacksBestEffortProbes(version) && (ingressStuck || blocked))
       out.push(notBestEffort(ctx, version, controllers));
     // no probe refused: a route still waiting for its load balancer while the revision is ready waits for the gateway
@@ -98,19 +106,22 @@ async function blockedFindings(
   lines: ProbeLine[],
   blocked: ProbeLine | undefined,
   version: string | undefined,
+  selector: Record<string, string>,
 ): Promise<Finding[]> {
   if (!blocked) return [];
   if (blocked.status === 401 || blocked.status === 302) {
+    // the object on the gateway that answers them: an external authorizer redirects (302); a 401 may be a JWT Policy too
+    const auth = (await gatewayAuth(ctx, selector, { jwt: blocked.status === 401 })).filter((b) => b.kind === 'auth');
     return [
       finding('PROBE_BLOCKED_BY_AUTH', {
         subject: blocked.ref,
-        title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway blocks them`,
+        title: `The ingress probes get HTTP ${blocked.status}: auth on the Istio ingress gateway${auth.length ? ` (${auth.map((b) => b.what).join(', ')})` : ''} blocks them`,
         evidence: [
           logEvidence(
             lines.filter((l) => l.status === 401 || l.status === 302),
             blocked,
           ),
-          gatewayNote(ctx),
+          ...(auth.length ? auth.map((b) => b.evidence) : [gatewayNote(ctx)]),
         ],
         remediation: probeAuthManualFix(ctx.target.namespace),
       }),
@@ -246,10 +257,10 @@ async function rbacEvidence(ctx: DiagnosisContext): Promise<Evidence[]> {
  */
 async function inferredBlocker(
   ctx: DiagnosisContext,
-  selector: Record<string, string> | undefined,
+  selector: Record<string, string>,
   version: string | undefined,
 ): Promise<Finding[]> {
-  const onGateway = await gatewayAuth(ctx, selector ?? { istio: 'ingressgateway' });
+  const onGateway = await gatewayAuth(ctx, selector);
   const auth = onGateway.filter((b) => b.kind === 'auth');
   const rbac = auth.length ? [] : [...onGateway, ...(await namespaceRbac(ctx))];
   const found = auth.length ? auth : rbac;

@@ -6,7 +6,8 @@
  * previous instance's log), or runs but never passes its readiness probe. The crash log (or the
  * termination message holding its tail) is matched against the signature catalog (`model-log`
  * entries): a missing model file, a model the runtime cannot load, a runtime too old for the model;
- * such a finding explains the crash loop.
+ * such a finding explains the crash loop. A missing model file is said with what the
+ * storage-initializer laid out in /mnt/models (its log in the same pod, read next to the crash log).
  *
  * CRASH_LOOP offers restart-pods (for after the cause is fixed); OOM_KILLED offers raise-memory-limit;
  * KV_CACHE_TOO_SMALL offers lower-max-model-len (the tokens the KV cache holds, from vLLM's line);
@@ -31,6 +32,7 @@ import { gpuMemoryUtilization, samplerWarmupOom } from '../src/changes/gpu-memor
 import { kvCacheTokens } from '../src/changes/max-model-len.js';
 import { hiddenByMount } from '../src/diagnosis/hidden-by-mount.js';
 import { knativeReleaseOf } from '../src/diagnosis/knative-probes.js';
+import { layoutRead, withModelLayout } from '../src/diagnosis/model-layout.js';
 import { withLlmRuntimeFixes } from '../src/diagnosis/llm-runtime-fixes.js';
 import { signatureFindings, type LineSource } from '../src/diagnosis/signature-findings.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
@@ -132,6 +134,8 @@ async function crashFindings(
         : []),
     ];
   }
+  // what the storage-initializer laid out in this pod, read next to the crash log (one wave): a model file it put elsewhere
+  const layout = layoutRead(ctx, pod, failure);
   const crash = await crashLog(ctx, pod, failure);
   // what the crash log says (a missing model file, a model the runtime cannot load) explains the crash loop
   const matched = signatureFindings(
@@ -148,7 +152,9 @@ async function crashFindings(
     versionFactsOf(ctx, pods),
   ).findings;
   const causes = await Promise.all(
-    withLlmRuntimeFixes(ctx, pod, failure.container, matched).map((f) => withOffer(ctx, f, pod, failure.container)),
+    (
+      await withModelLayout(ctx, pod, withLlmRuntimeFixes(ctx, pod, failure.container, matched), layout ?? noLayout)
+    ).map((f) => withOffer(ctx, f, pod, failure.container)),
   );
   // a missing path under an empty volume mounted over the image's directory (Knative's /var/log)
   const hidden = causes.length
@@ -171,6 +177,9 @@ async function crashFindings(
     }),
   ];
 }
+
+/** No layout read was started (no completed storage-initializer, or the crash says something else): none is made later either. */
+const noLayout = Promise.resolve(undefined);
 
 /** The Knative release the crashed pod's revision is labelled with, where Knative labels it. */
 async function knativeRelease(ctx: DiagnosisContext, revision: string | undefined): Promise<string | undefined> {

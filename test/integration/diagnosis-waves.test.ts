@@ -1,8 +1,9 @@
 /**
  * Two waves per diagnosis: with the served versions known (remembered by the process, as in the
  * bot, or hinted from an earlier CLI run), every read that depends only on the name and namespace
- * is sent before the InferenceService's own answer arrives, and a diagnosis stays within 10
- * requests and 2 dependent waves, in the CLI and in the bot. A remediation offered right after
+ * is sent before the InferenceService's own answer arrives, and a diagnosis stays within its
+ * request budget (10, or what the evidence of a scenario needs read together) and 2 dependent
+ * waves, in the CLI and in the bot. A remediation offered right after
  * reuses what the diagnosis read: planning it adds no request (no second InferenceService lookup,
  * no second pod list, no second LimitRange list, no dry run: that comes with the approval).
  */
@@ -243,14 +244,19 @@ function waves(requests: RecordedRequest[]): number {
   return Math.max(0, ...wave);
 }
 
-/** Scenario, namespace, name, the CLI's request budget with a hint older than five minutes (checked by discovery in the first wave). */
+/**
+ * Scenario, namespace, name, the request budget with discovery known (the bot, a recent CLI hint),
+ * and the CLI's with a hint older than five minutes (checked by discovery in the first wave).
+ */
 const SCENARIOS = [
-  ['storage-uri-not-found', 'default', 'sklearn-iris', 10],
-  ['oom-exit-code-137', 'default', 'sklearn-iris', 10],
-  ['crashloop-model-file-missing', 'default', 'sklearn-iris', 10],
-  // the discovery check is the 11th: nine reads in the first wave, two logs (the model server's, the ingress controller's)
-  ['ingress-auth-302-uaex', 'ml-team', 'sklearn-iris', 11],
-  ['image-pull-backoff', 'fraud-detection', 'fraud-predictor', 10],
+  ['storage-uri-not-found', 'default', 'sklearn-iris', 10, 10],
+  ['oom-exit-code-137', 'default', 'sklearn-iris', 10, 10],
+  // eight reads in the first wave; the crashed server's log and the storage-initializer's (what it laid out), together
+  ['crashloop-model-file-missing', 'default', 'sklearn-iris', 10, 11],
+  // eight reads in the first wave; the second: the model server's log, the ingress controller's log and, while the
+  // ingress is stuck on a Knative without best-effort probes, the external authorizer on the gateway (EnvoyFilters)
+  ['ingress-auth-302-uaex', 'ml-team', 'sklearn-iris', 11, 12],
+  ['image-pull-backoff', 'fraud-detection', 'fraud-predictor', 10, 10],
 ] as const;
 const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-serving' };
 
@@ -261,12 +267,12 @@ const settings = { maxMemoryBytes: 16 * 1024 ** 3, knativeNamespace: 'knative-se
  */
 const WAVE_LATENCY_MS = 250;
 
-describe('within 10 requests and 2 waves', () => {
+describe('within their request budgets and 2 waves', () => {
   it.each(SCENARIOS)(
-    '%s, as the CLI runs it: the discovery hint of an earlier process, recent (10 requests) or checked in the first wave',
-    async (scenario, namespace, name, olderHintBudget) => {
+    '%s, as the CLI runs it: the discovery hint of an earlier process, recent or checked in the first wave',
+    async (scenario, namespace, name, knownBudget, olderHintBudget) => {
       for (const [answeredAt, budget] of [
-        [Date.now(), 10],
+        [Date.now(), knownBudget],
         [undefined, olderHintBudget],
       ] as const) {
         const { sim, kubeConfig, groups } = await cluster(scenario, WAVE_LATENCY_MS);
@@ -289,7 +295,7 @@ describe('within 10 requests and 2 waves', () => {
 
   it.each(SCENARIOS)(
     '%s, as the bot runs it: discovery remembered, and the remediations it offers planned right after',
-    async (scenario, namespace, name, _cliBudget) => {
+    async (scenario, namespace, name, budget, _olderHintBudget) => {
       const { sim, kubeConfig, groups } = await cluster(scenario, WAVE_LATENCY_MS);
       rememberServedGroups(sim.url, groups);
       const report = await diagnose(kubeConfig, { namespace, name });
@@ -304,7 +310,7 @@ describe('within 10 requests and 2 waves', () => {
         const action = actionById(f.remediation!.action)!;
         await action.plan(ctx, action.params.parse(f.remediation!.params ?? {}));
       }
-      expect(sim.requests.length).toBeLessThanOrEqual(10);
+      expect(sim.requests.length).toBeLessThanOrEqual(budget);
       expect(waves(sim.requests)).toBeLessThanOrEqual(2);
     },
   );
