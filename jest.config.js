@@ -9,7 +9,8 @@ export default {
     ],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // a playbook's and a Slack listener's unit test sits beside it (playbooks/x.test.ts beside x.ts)
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/playbooks/**/*.test.ts', '<rootDir>/handlers/**/*.test.ts'],
   // the reliability suite runs on its own (npm run test:reliability, jest.reliability.config.js)
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',

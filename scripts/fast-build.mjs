@@ -11,7 +11,8 @@ function typescriptFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return typescriptFiles(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
+    // a unit's test beside it (x.test.ts) is not part of the build
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.test.ts') ? [full] : [];
   });
 }
 

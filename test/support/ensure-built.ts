@@ -10,7 +10,10 @@ function newest(dir: string): number {
   return readdirSync(dir).reduce((m, name) => {
     const p = path.join(dir, name);
     const st = statSync(p);
-    return Math.max(m, st.isDirectory() ? newest(p) : /\.(ts|mjs)$/.test(name) ? st.mtimeMs : 0);
+    return Math.max(
+      m,
+      st.isDirectory() ? newest(p) : /\.(ts|mjs)$/.test(name) && !name.endsWith('.test.ts') ? st.mtimeMs : 0,
+    );
   }, 0);
 }
 

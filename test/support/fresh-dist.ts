@@ -9,7 +9,7 @@ function newestSource(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((newest, e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return Math.max(newest, newestSource(full));
-    return e.name.endsWith('.ts') ? Math.max(newest, statSync(full).mtimeMs) : newest;
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? Math.max(newest, statSync(full).mtimeMs) : newest;
   }, 0);
 }
 

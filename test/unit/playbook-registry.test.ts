@@ -7,7 +7,7 @@ import { isFindingCode } from '../../src/findings/catalog.js';
 
 describe('playbook registry', () => {
   const files = readdirSync(path.resolve('playbooks'))
-    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts')
     .map((f) => f.replace(/\.ts$/, ''));
 
   it('registers every playbook file, each once', () => {

@@ -23,7 +23,11 @@ function documentedLayers(): string[] {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sourceFiles(path.join(dir, e.name))
+      : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') // a unit's test beside it is a test
+        ? [path.join(dir, e.name)]
+        : [],
   );
 }
 

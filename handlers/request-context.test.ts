@@ -4,9 +4,9 @@
  * line saying what arrived.
  */
 import { describe, expect, it } from '@jest/globals';
-import { requestContext } from '../../../handlers/request-context.js';
-import { currentRequestId, type LogFields, type Logger } from '../../../src/core/logger.js';
-import { withPostScope } from '../../../src/core/post-scope.js';
+import { requestContext } from './request-context.js';
+import { currentRequestId, type LogFields, type Logger } from '../src/core/logger.js';
+import { withPostScope } from '../src/core/post-scope.js';
 
 function recordingLogger() {
   const lines: Array<{ message: string; fields: LogFields | undefined; requestId: string | undefined }> = [];

@@ -4,11 +4,11 @@
  * thrown.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { type ClickHandler, remediationClick } from '../../../../handlers/actions/remediation-click.js';
-import { CodedError } from '../../../../src/core/coded-error.js';
-import type { Click, ClickResult } from '../../../../src/remediation/decide-proposal.js';
-import type { RemediationDeps } from '../../../../src/remediation/remediation-deps.js';
-import { buttonClick, type HandlerFakes, handlerFakes, listenerArgs } from '../fake-handler-deps.js';
+import { type ClickHandler, remediationClick } from './remediation-click.js';
+import { CodedError } from '../../src/core/coded-error.js';
+import type { Click, ClickResult } from '../../src/remediation/decide-proposal.js';
+import type { RemediationDeps } from '../../src/remediation/remediation-deps.js';
+import { buttonClick, type HandlerFakes, handlerFakes, listenerArgs } from '../../test/support/fake-handler-deps.js';
 
 // handed to the click handler unread by the listener
 const remediation = {} as RemediationDeps;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { RespondError, type RespondArguments } from '@slack/bolt';
-import { isvcCommand } from '../../../../handlers/commands/isvc-command.js';
-import { handlerFakes, listenerArgs } from '../fake-handler-deps.js';
+import { isvcCommand } from './isvc-command.js';
+import { handlerFakes, listenerArgs } from '../../test/support/fake-handler-deps.js';
 
 /** A slash command's payload as Slack sends it. */
 function slashCommand(text: string) {

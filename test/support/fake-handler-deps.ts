@@ -4,11 +4,11 @@
  * `afterAck` that runs the work at once and keeps its promise (`settled()` waits for it).
  */
 import { jest } from '@jest/globals';
-import type { CommandDeps } from '../../../src/commands/command.js';
-import type { Logger } from '../../../src/core/logger.js';
-import type { ClusterJobQueue } from '../../../src/queue/cluster-job-queue.js';
-import type { SlackMessage } from '../../../src/slack/slack-message.js';
-import type { HandlerDeps } from '../../../handlers/handler-deps.js';
+import type { CommandDeps } from '../../src/commands/command.js';
+import type { Logger } from '../../src/core/logger.js';
+import type { ClusterJobQueue } from '../../src/queue/cluster-job-queue.js';
+import type { SlackMessage } from '../../src/slack/slack-message.js';
+import type { HandlerDeps } from '../../handlers/handler-deps.js';
 
 export interface Ephemeral {
   channel: string;

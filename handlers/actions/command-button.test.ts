@@ -4,8 +4,8 @@
  * (logged, nothing run, never a throw).
  */
 import { describe, expect, it } from '@jest/globals';
-import { commandButton } from '../../../../handlers/actions/command-button.js';
-import { buttonClick, handlerFakes, listenerArgs } from '../fake-handler-deps.js';
+import { commandButton } from './command-button.js';
+import { buttonClick, handlerFakes, listenerArgs } from '../../test/support/fake-handler-deps.js';
 
 /** A block_actions payload for a button (or a select) on a message in a thread. */
 function click(value: string, select = false) {

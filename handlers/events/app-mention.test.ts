@@ -4,8 +4,8 @@
  * them ephemerally in that thread.
  */
 import { describe, expect, it } from '@jest/globals';
-import { appMention } from '../../../../handlers/events/app-mention.js';
-import { handlerFakes, listenerArgs } from '../fake-handler-deps.js';
+import { appMention } from './app-mention.js';
+import { handlerFakes, listenerArgs } from '../../test/support/fake-handler-deps.js';
 
 /** An app_mention event as Slack sends it, asked inside a thread. */
 function mention(text: string, user: string | null = 'U1') {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { App } from '@slack/bolt';
-import { registerHandlers } from '../../../handlers/index.js';
+import { registerHandlers } from './index.js';
 import {
   APPROVE_ACTION,
   MUTE_HOUR_ACTION,
@@ -14,8 +14,8 @@ import {
   ROLLOUT_PROMOTE_ACTION,
   ROLLOUT_ROLLBACK_ACTION,
   ROLLOUT_SPLIT_ACTION,
-} from '../../../src/slack/action-ids.js';
-import { handlerFakes } from './fake-handler-deps.js';
+} from '../src/slack/action-ids.js';
+import { handlerFakes } from '../test/support/fake-handler-deps.js';
 
 type Listener = (args: { ack: () => Promise<void> }) => Promise<void>;
 
