@@ -16,7 +16,9 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { readContainerLog } from '../src/diagnosis/log-evidence.js';
-import type { Playbook } from '../src/diagnosis/playbook.js';
+import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
+import { unlessForbidden } from '../src/diagnosis/unless-forbidden.js';
+import { isObj } from '../src/core/plain-object.js';
 import { eventsOf, podsOf } from '../src/diagnosis/related-objects.js';
 import { versionFactsOf } from '../src/diagnosis/version-facts-of.js';
 import { finding } from '../src/findings/finding.js';
@@ -48,7 +50,8 @@ export const multinodeWorkers: Playbook = {
     const heads = pods.filter((p) => !isWorker(p));
     const head = heads.find((p) => p.status?.phase === 'Running') ?? heads[0];
     const headReady = head?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-    const bad = workers.map((w) => ({ pod: w, why: workerProblem(w, head) })).filter((x) => x.why !== undefined);
+    const setBy = workers.some((w) => imageMismatch(w, head)) ? await workerImageSetBy(ctx) : undefined;
+    const bad = workers.map((w) => ({ pod: w, why: workerProblem(w, head, setBy) })).filter((x) => x.why !== undefined);
     if (headReady && bad.length === 0) return [];
     if (workers.length > 0 && bad.length === 0) return [];
     if (!head && workers.length === 0) return [];
@@ -122,7 +125,7 @@ export const multinodeWorkers: Playbook = {
             'ISVC_NOT_READY',
             ...(why.unscheduled ? (['POD_UNSCHEDULABLE'] as const) : []),
           ],
-          next: why.next(workerName, headName, ns),
+          next: why.next(workerName, headName, ns, name),
         }),
       );
     }
@@ -134,11 +137,106 @@ interface Problem {
   title: string;
   unscheduled?: boolean;
   text: string;
-  next: (worker: string, head: string, ns: string) => string;
+  next: (worker: string, head: string, ns: string, isvc: string) => string;
+}
+
+/** The head's and a worker's model-server images when they differ. */
+function imageMismatch(worker: V1Pod, head: V1Pod | undefined): { head: string; worker: string } | undefined {
+  const headImage = head?.spec?.containers?.find((c) => c.name === 'kserve-container')?.image;
+  const workerImage = worker.spec?.containers?.find((c) => c.name === 'worker-container')?.image;
+  return headImage && workerImage && headImage !== workerImage ? { head: headImage, worker: workerImage } : undefined;
+}
+
+/**
+ * Where the worker's image comes from, so the next step edits that field: the InferenceService's own
+ * workerSpec container, else its runtime's `spec.workerSpec` (KServe merges the two, the
+ * InferenceService's winning); `runtimeVersion` on the model sets the head's tag only.
+ */
+type ImageSetBy =
+  | { by: 'isvc'; field: string }
+  | { by: 'runtime-version'; runtimeVersion: string; runtime?: RuntimeRef }
+  | { by: 'runtime'; runtime: RuntimeRef };
+interface RuntimeRef {
+  kind: 'ServingRuntime' | 'ClusterServingRuntime';
+  name: string;
+  workerImage?: string;
+  headImage?: string;
+}
+
+async function workerImageSetBy(ctx: DiagnosisContext): Promise<ImageSetBy | undefined> {
+  const predictor = (ctx.target.isvc.spec as { predictor?: Record<string, unknown> } | undefined)?.predictor ?? {};
+  const workerSpec = isObj(predictor.workerSpec) ? predictor.workerSpec : {};
+  const containers = Array.isArray(workerSpec.containers) ? workerSpec.containers.filter(isObj) : [];
+  const own = containers.findIndex((c) => typeof c.image === 'string' && c.image !== '');
+  if (own >= 0)
+    return {
+      by: 'isvc',
+      field: `spec.predictor.workerSpec.containers[${String(containers[own]?.name ?? own)}].image`,
+    };
+  const model = isObj(predictor.model) ? predictor.model : {};
+  const status = ctx.target.isvc.status as { servingRuntimeName?: unknown } | undefined;
+  const name =
+    typeof model.runtime === 'string'
+      ? model.runtime
+      : typeof status?.servingRuntimeName === 'string'
+        ? status.servingRuntimeName
+        : undefined;
+  const runtime = name ? await runtimeNamed(ctx, name) : undefined;
+  if (typeof model.runtimeVersion === 'string' && model.runtimeVersion !== '')
+    return { by: 'runtime-version', runtimeVersion: model.runtimeVersion, ...(runtime ? { runtime } : {}) };
+  return runtime ? { by: 'runtime', runtime } : undefined;
+}
+
+/** The runtime of that name (the namespace's first, as KServe picks), with its head and worker images. */
+async function runtimeNamed(ctx: DiagnosisContext, name: string): Promise<RuntimeRef | undefined> {
+  const read = async (kind: RuntimeRef['kind']) =>
+    unlessForbidden(
+      kind === 'ServingRuntime'
+        ? ctx.reader.servingRuntimes(ctx.target.namespace)
+        : ctx.reader.clusterServingRuntimes(),
+      [],
+    );
+  for (const kind of ['ServingRuntime', 'ClusterServingRuntime'] as const) {
+    const found = (await read(kind)).find((o) => o.metadata.name === name);
+    if (!found) continue;
+    const spec = found.spec ?? {};
+    const imageOf = (list: unknown) =>
+      Array.isArray(list)
+        ? list
+            .filter(isObj)
+            .map((c) => c.image)
+            .find((i): i is string => typeof i === 'string')
+        : undefined;
+    const workerImage = imageOf(isObj(spec.workerSpec) ? spec.workerSpec.containers : undefined);
+    const headImage = imageOf(spec.containers);
+    return { kind, name, ...(workerImage ? { workerImage } : {}), ...(headImage ? { headImage } : {}) };
+  }
+  return { kind: 'ClusterServingRuntime', name };
+}
+
+/** The edit that gives the worker the head's image, at the field that sets it. */
+function imageFix(
+  images: { head: string; worker: string },
+  setBy: ImageSetBy | undefined,
+  ns: string,
+  isvc: string,
+): string {
+  const edit = (r: RuntimeRef) =>
+    `kubectl edit ${r.kind.toLowerCase()} ${r.name}${r.kind === 'ServingRuntime' ? ` -n ${ns}` : ''}`;
+  switch (setBy?.by) {
+    case 'isvc':
+      return `kubectl edit inferenceservice ${isvc} -n ${ns}: ${setBy.field} is ${images.worker}; set it to the head's ${images.head} (or remove it so the runtime's worker image applies)`;
+    case 'runtime-version':
+      return `kubectl edit inferenceservice ${isvc} -n ${ns}: spec.predictor.model.runtimeVersion ${setBy.runtimeVersion} sets the head's image tag only, the worker keeps ${images.worker}${setBy.runtime ? ` from ${setBy.runtime.kind} ${setBy.runtime.name}'s spec.workerSpec` : ''}; remove runtimeVersion${setBy.runtime ? `, or set spec.workerSpec's image to ${images.head} there (${edit(setBy.runtime)})` : ''}`;
+    case 'runtime':
+      return `${edit(setBy.runtime)}: spec.workerSpec's container image is ${setBy.runtime.workerImage ?? images.worker} while the head runs ${images.head}${setBy.runtime.headImage && setBy.runtime.headImage !== images.head ? ` (spec.containers: ${setBy.runtime.headImage})` : ''}; make them the same image`;
+    default:
+      return `kubectl edit inferenceservice ${isvc} -n ${ns}: set spec.predictor.workerSpec's container image to ${images.head}`;
+  }
 }
 
 /** Why a worker pod does not take part: not scheduled, another image than the head's, failing or not ready. */
-function workerProblem(worker: V1Pod, head: V1Pod | undefined): Problem | undefined {
+function workerProblem(worker: V1Pod, head: V1Pod | undefined, setBy: ImageSetBy | undefined): Problem | undefined {
   const scheduled = worker.status?.conditions?.find((c) => c.type === 'PodScheduled');
   if (scheduled?.status === 'False') {
     const gpus = worker.spec?.containers?.map((c) => c.resources?.limits?.['nvidia.com/gpu']).find(Boolean);
@@ -151,14 +249,13 @@ function workerProblem(worker: V1Pod, head: V1Pod | undefined): Problem | undefi
         `Free or add a node that fits worker pod ${w}${gpus ? ` (nvidia.com/gpu ${gpus} on one node)` : ''} as the scheduler says (kubectl describe pod ${w} -n ${ns}), or lower spec.predictor.workerSpec's pipelineParallelSize / tensorParallelSize so fewer GPUs are asked; head pod ${h} serves once the worker joins`,
     };
   }
-  const headImage = head?.spec?.containers?.find((c) => c.name === 'kserve-container')?.image;
-  const workerImage = worker.spec?.containers?.find((c) => c.name === 'worker-container')?.image;
-  if (headImage && workerImage && headImage !== workerImage)
+  const images = imageMismatch(worker, head);
+  if (images)
     return {
-      title: `runs image ${workerImage}, the head ${headImage}`,
-      text: `worker-container image ${workerImage}; head kserve-container image ${headImage}`,
-      next: (w, h, ns) =>
-        `Give the worker the head's image: kubectl edit inferenceservice -n ${ns} and set spec.predictor.workerSpec's container image to ${headImage} (or the runtime's workerSpec image), so Ray / vLLM versions match; then kubectl delete pod ${w} ${h} -n ${ns}`,
+      title: `runs image ${images.worker}, the head ${images.head}`,
+      text: `worker-container image ${images.worker}; head kserve-container image ${images.head}`,
+      next: (w, h, ns, isvc) =>
+        `${imageFix(images, setBy, ns, isvc)}, so the Ray / vLLM versions of head and worker match; then kubectl delete pod ${w} ${h} -n ${ns}`,
     };
   const failure = containerFailures(worker)[0];
   if (failure)
