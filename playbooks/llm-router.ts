@@ -35,7 +35,6 @@ import { finding } from '../src/findings/finding.js';
 import type { Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { refOf } from '../src/kube/inference-service-view.js';
-import { GATEWAYS } from '../src/kube/resources.js';
 import type { Condition, KubeObject } from '../src/kube/schemas.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
@@ -69,7 +68,7 @@ export const llmRouter: Playbook = {
       Promise.all(
         gatewayRefs.map(async (ref) => ({
           ref,
-          gateway: await ctx.reader.getVersioned(GATEWAYS, ref.namespace, ref.name).catch(forbiddenAsUndefined),
+          gateway: await ctx.reader.readKind('Gateway', ref.namespace, ref.name).catch(forbiddenAsUndefined),
         })),
       ),
       epp ? eppFinding(ctx, epp, eppPods) : null,

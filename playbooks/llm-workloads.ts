@@ -31,7 +31,6 @@ import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { refOf } from '../src/kube/inference-service-view.js';
-import { LEADER_WORKER_SETS } from '../src/kube/resources.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
 const SCHEDULER = 'llminferenceservice-router-scheduler';
@@ -74,7 +73,7 @@ export const llmWorkloads: Playbook = {
     const [podFindings, lws] = await Promise.all([
       podLevelFindings(ctx, workloadPods),
       spec.multiNode && short.length === 0
-        ? ctx.reader.getVersioned(LEADER_WORKER_SETS, namespace, lwsName).catch(forbiddenAsNull)
+        ? ctx.reader.readKind('LeaderWorkerSet', namespace, lwsName).catch(forbiddenAsNull)
         : null,
     ]);
     const findings: Finding[] = [...podFindings];

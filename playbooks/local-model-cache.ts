@@ -34,7 +34,7 @@ import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
-import { LOCAL_MODEL_CACHES, LOCAL_MODEL_NODES } from '../src/kube/resources.js';
+import { KINDS } from '../src/kube/resources.js';
 
 const LOCAL_MODEL = 'internal.serving.kserve.io/localmodel';
 const LOCAL_MODEL_NAMESPACE = 'internal.serving.kserve.io/localmodel-namespace';
@@ -69,7 +69,7 @@ export const localModelCache: Playbook = {
     const [cache, jobs, mismatch, nodeEvidence] = await Promise.all([
       ref.namespace
         ? ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_NAMESPACE_CACHES, ref.namespace, cacheName)
-        : ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_CACHES, '', cacheName),
+        : ctx.reader.getVersioned<CacheObject>(KINDS.LocalModelCache, '', cacheName),
       jobNamespaceOf(ctx),
       group ? claimClassMismatch(ctx, group) : Promise.resolve(undefined),
       Promise.all(nodes.map(async (n) => [n, await nodeModelStatus(ctx, n, ref.statusKey)] as const)),
@@ -172,7 +172,7 @@ function notCachedFinding(
 /** The LocalModelNode of the node: its own word on this model (ModelDownloadError, ModelDownloading). */
 async function nodeModelStatus(ctx: DiagnosisContext, node: string, statusKey: string): Promise<Evidence[]> {
   const localNode = await ctx.reader.getVersioned<{ status?: { modelStatus?: Record<string, string> } }>(
-    LOCAL_MODEL_NODES,
+    KINDS.LocalModelNode,
     '',
     node,
   );

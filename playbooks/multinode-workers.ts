@@ -192,8 +192,8 @@ async function runtimeNamed(ctx: DiagnosisContext, name: string): Promise<Runtim
   const read = async (kind: RuntimeRef['kind']) =>
     unlessForbidden(
       kind === 'ServingRuntime'
-        ? ctx.reader.servingRuntimes(ctx.target.namespace)
-        : ctx.reader.clusterServingRuntimes(),
+        ? ctx.reader.listKind('ServingRuntime', ctx.target.namespace)
+        : ctx.reader.listKind('ClusterServingRuntime', undefined),
       [],
     );
   for (const kind of ['ServingRuntime', 'ClusterServingRuntime'] as const) {

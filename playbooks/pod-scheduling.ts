@@ -16,7 +16,6 @@ import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { componentsOf, refOf } from '../src/kube/inference-service-view.js';
 import { componentOf, revisionOfPod } from '../src/kube/pod-labels.js';
-import { DEPLOYMENTS } from '../src/kube/resources.js';
 
 const QUOTA =
   /exceeded quota|forbidden: .*(quota|LimitRange|maximum .* usage|minimum .* usage)|must specify limits|must specify requests/i;
@@ -347,7 +346,7 @@ async function containersWithout(
   const named = parts.some((p) => p.names) ? new Set(parts.flatMap((p) => p.names ?? [])) : undefined;
   const wanted = [...new Set(parts.flatMap((p) => p.resources))];
   const deployments = await ctx.reader
-    .listVersioned(DEPLOYMENTS, ctx.target.namespace, undefined, isvcLabelSelector(ctx))
+    .listKind('Deployment', ctx.target.namespace, isvcLabelSelector(ctx))
     .catch(() => []);
   const out: Array<{ ref: string; container: string; resources: string[] }> = [];
   for (const d of deployments) {

@@ -19,7 +19,6 @@ import type { Evidence, Finding } from '../src/findings/types.js';
 import { ForbiddenError } from '../src/kube/errors.js';
 import { componentsOf, isReady, isvcUrl, refOf } from '../src/kube/inference-service-view.js';
 import { isModelContainer } from '../src/kube/pod-status.js';
-import { HORIZONTAL_POD_AUTOSCALERS } from '../src/kube/resources.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -89,8 +88,8 @@ async function runtimeSelected(ctx: DiagnosisContext): Promise<Finding[]> {
   let all: Array<{ kind: string; o: KubeObject }>;
   try {
     const [namespaced, cluster] = await Promise.all([
-      ctx.reader.servingRuntimes(ctx.target.namespace),
-      ctx.reader.clusterServingRuntimes(),
+      ctx.reader.listKind('ServingRuntime', ctx.target.namespace),
+      ctx.reader.listKind('ClusterServingRuntime', undefined),
     ]);
     all = [
       ...namespaced.map((o) => ({ kind: 'ServingRuntime', o })),
@@ -175,7 +174,7 @@ async function scaleToZero(ctx: DiagnosisContext, mode: string): Promise<Finding
   const zero = componentsOf(ctx.target.isvc).filter((c) => !c.canary && isObj(c.spec) && c.spec.minReplicas === 0);
   if (zero.length === 0) return [];
   const hpas = await ctx.reader
-    .listVersioned(HORIZONTAL_POD_AUTOSCALERS, ctx.target.namespace, undefined, isvcLabelSelector(ctx))
+    .listKind('HorizontalPodAutoscaler', ctx.target.namespace, isvcLabelSelector(ctx))
     .catch(() => []);
   const subject = subjectOf(ctx);
   const modeText = ctx.target.isvc.metadata.annotations?.['serving.kserve.io/deploymentMode']

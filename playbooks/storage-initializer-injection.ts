@@ -31,7 +31,6 @@ import {
   unmetRequirements,
 } from '../src/kube/label-selector.js';
 import { STORAGE_INITIALIZER } from '../src/kube/pod-status.js';
-import { MUTATING_WEBHOOKS } from '../src/kube/resources.js';
 import { splitLogLines } from '../src/logs/log-excerpt.js';
 
 /** Set on pods whose model KServe's local model cache serves from a node's disk (the webhook mounts its PVC). */
@@ -102,7 +101,7 @@ async function webhookEvidence(ctx: DiagnosisContext): Promise<{ evidence: Evide
   try {
     const [namespace, configs] = await Promise.all([
       ctx.reader.namespace(ns),
-      ctx.reader.listVersioned(MUTATING_WEBHOOKS, undefined),
+      ctx.reader.listKind('MutatingWebhookConfiguration', undefined),
     ]);
     const labels = namespace?.metadata?.labels ?? {};
     const nsRef = refOf('Namespace', undefined, ns);

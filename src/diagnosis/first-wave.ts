@@ -38,9 +38,9 @@ export function startFirstWave(
     reader.pods(target.namespace, target.labelSelector),
     ...playbooks.flatMap((p) => safely(() => p.firstWave?.(reader, target, config) ?? [])),
     // the reads shared by several playbooks (src/diagnosis/related-objects.ts reads them the same way)
-    reader.knativeServices(target.namespace),
-    reader.revisions(target.namespace),
-    reader.virtualServices(target.namespace),
+    reader.listKind('KnativeService', target.namespace),
+    reader.listKind('Revision', target.namespace),
+    reader.listKind('VirtualService', target.namespace),
     reader.events(target.namespace),
   ];
   for (const read of reads) read.catch(() => undefined);

@@ -11,13 +11,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterReader } from '../kube/cluster-reader.js';
 import type { Condition, KubeObject } from '../kube/schemas.js';
-import {
-  DEPLOYMENTS,
-  HTTP_ROUTES,
-  INFERENCE_POOLS,
-  INFERENCE_POOLS_ALPHA,
-  llmInferenceServiceSelector,
-} from '../kube/resources.js';
+import { KINDS, llmInferenceServiceSelector } from '../kube/resources.js';
 import type { DiagnosisContext } from './playbook.js';
 
 type Obj = Record<string, unknown>;
@@ -93,11 +87,11 @@ export function llmPods(reader: ClusterReader, namespace: string, name: string):
 
 /** The service's Deployments: workloads and scheduler (one labelled list). */
 export function llmDeployments(reader: ClusterReader, namespace: string, name: string): Promise<KubeObject[]> {
-  return reader.listVersioned(DEPLOYMENTS, namespace, undefined, llmInferenceServiceSelector(name));
+  return reader.listKind('Deployment', namespace, llmInferenceServiceSelector(name));
 }
 
 export function httpRoutes(reader: ClusterReader, namespace: string): Promise<KubeObject[]> {
-  return reader.listVersioned(HTTP_ROUTES, namespace);
+  return reader.listKind('HTTPRoute', namespace);
 }
 
 /**
@@ -105,8 +99,8 @@ export function httpRoutes(reader: ClusterReader, namespace: string): Promise<Ku
  * serves them, the alpha ones otherwise (KServe creates both where both are served; one suffices).
  */
 export async function inferencePools(reader: ClusterReader, namespace: string): Promise<KubeObject[]> {
-  if (!(await reader.servesGroup(INFERENCE_POOLS.group))) return reader.listVersioned(INFERENCE_POOLS_ALPHA, namespace);
-  return reader.listVersioned(INFERENCE_POOLS, namespace);
+  if (!(await reader.servesGroup(KINDS.InferencePool.group))) return reader.listKind('InferencePoolAlpha', namespace);
+  return reader.listKind('InferencePool', namespace);
 }
 
 /** "Type=Status (Reason): message" */

@@ -8,7 +8,7 @@
  */
 import type { Evidence } from '../findings/types.js';
 import { refOf } from '../kube/inference-service-view.js';
-import { LOCAL_MODEL_NODE_GROUPS, type VersionedResource } from '../kube/resources.js';
+import { KINDS, type VersionedResource } from '../kube/resources.js';
 import type { DiagnosisContext } from './playbook.js';
 
 /**
@@ -94,7 +94,7 @@ export async function claimClassMismatch(
   ctx: DiagnosisContext,
   group: string,
 ): Promise<{ pvClass: string; pvcClass: string; evidence: Evidence } | undefined> {
-  const nodeGroup = await ctx.reader.getVersioned<NodeGroupObject>(LOCAL_MODEL_NODE_GROUPS, '', group);
+  const nodeGroup = await ctx.reader.getVersioned<NodeGroupObject>(KINDS.LocalModelNodeGroup, '', group);
   if (!nodeGroup) return undefined;
   const pvClass = nodeGroup.spec?.persistentVolumeSpec?.storageClassName ?? '';
   const pvcClass = nodeGroup.spec?.persistentVolumeClaimSpec?.storageClassName ?? '';

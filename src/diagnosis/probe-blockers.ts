@@ -11,7 +11,6 @@ import { unlessForbidden } from './unless-forbidden.js';
 import { Document, isCollection, isPair, type YAMLMap } from 'yaml';
 import { refOf } from '../kube/inference-service-view.js';
 import { matchesLabelSelector } from '../kube/label-selector.js';
-import { AUTHENTICATION_POLICIES, ENVOY_FILTERS, SERVICE_ROLE_BINDINGS } from '../kube/resources.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Evidence } from '../findings/types.js';
@@ -111,9 +110,9 @@ export async function gatewayAuth(
   { jwt = true }: { jwt?: boolean } = {},
 ): Promise<ProbeBlocker[]> {
   const [filters, policies, originPolicies] = await Promise.all([
-    unlessForbidden(ctx.reader.listVersioned(ENVOY_FILTERS, ISTIO_NAMESPACE), []),
-    unlessForbidden(ctx.reader.authorizationPolicies(ISTIO_NAMESPACE), []),
-    jwt ? unlessForbidden(ctx.reader.listVersioned(AUTHENTICATION_POLICIES, ISTIO_NAMESPACE), []) : [],
+    unlessForbidden(ctx.reader.listKind('EnvoyFilter', ISTIO_NAMESPACE), []),
+    unlessForbidden(ctx.reader.listKind('AuthorizationPolicy', ISTIO_NAMESPACE), []),
+    jwt ? unlessForbidden(ctx.reader.listKind('IstioAuthenticationPolicy', ISTIO_NAMESPACE), []) : [],
   ]);
   const out: ProbeBlocker[] = [];
   for (const f of filters.filter(
@@ -159,9 +158,9 @@ export async function gatewayAuth(
 export async function namespaceRbac(ctx: DiagnosisContext): Promise<ProbeBlocker[]> {
   const ns = ctx.target.namespace;
   const [rbacConfigs, bindings, policies] = await Promise.all([
-    unlessForbidden(ctx.reader.clusterRbacConfigs(), []),
-    unlessForbidden(ctx.reader.listVersioned(SERVICE_ROLE_BINDINGS, ns), []),
-    unlessForbidden(ctx.reader.authorizationPolicies(ns), []),
+    unlessForbidden(ctx.reader.listKind('ClusterRbacConfig', undefined), []),
+    unlessForbidden(ctx.reader.listKind('ServiceRoleBinding', ns), []),
+    unlessForbidden(ctx.reader.listKind('AuthorizationPolicy', ns), []),
   ]);
   const out: ProbeBlocker[] = [];
   const enforced = rbacConfigs.find((c) => rbacCovers(c, ns));

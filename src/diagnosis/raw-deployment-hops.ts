@@ -1,12 +1,3 @@
-/**
- * The request flow of a RawDeployment InferenceService, which has no Knative or Istio hops of its
- * own: an Ingress (or a Gateway API HTTPRoute) → the component's Service → its Deployment (and
- * HPA) → pods. Each is read at the version the cluster serves; a hop that is absent is drawn
- * missing (the controller's log says why, e.g. an Ingress API version the cluster lacks). KServe
- * creates the Ingress / HTTPRoute only once the predictor is ready: while PredictorReady is not True
- * its absence is a consequence of what keeps the predictor unready, not a fault of its own.
- */
-import { DEPLOYMENTS, HORIZONTAL_POD_AUTOSCALERS, HTTP_ROUTES, INGRESSES } from '../kube/resources.js';
 import { conditionOf, refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
@@ -71,11 +62,11 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
   const name = ctx.target.name;
   const selector = isvcLabelSelector(ctx);
   const [deployments, services, ingresses, routes, hpas, pods] = await Promise.all([
-    ctx.reader.listVersioned(DEPLOYMENTS, ns, undefined, selector),
+    ctx.reader.listKind('Deployment', ns, selector),
     ctx.reader.services(ns, selector),
-    ctx.reader.listVersioned(INGRESSES, ns),
-    ctx.reader.listVersioned(HTTP_ROUTES, ns),
-    ctx.reader.listVersioned(HORIZONTAL_POD_AUTOSCALERS, ns, undefined, selector),
+    ctx.reader.listKind('Ingress', ns),
+    ctx.reader.listKind('HTTPRoute', ns),
+    ctx.reader.listKind('HorizontalPodAutoscaler', ns, selector),
     podsOf(ctx),
   ]);
   const entry = [

@@ -28,7 +28,7 @@ function labelledFor(obj: KubeObject, ctx: DiagnosisContext): boolean {
 
 /** Knative Services owned by (or labelled for) the InferenceService. */
 export async function knativeServicesOf(ctx: DiagnosisContext): Promise<KnativeService[]> {
-  const all = await ctx.reader.knativeServices(ctx.target.namespace);
+  const all = await ctx.reader.listKind('KnativeService', ctx.target.namespace);
   const uid = ctx.target.isvc.metadata.uid;
   return all.filter(
     (k) =>
@@ -40,7 +40,10 @@ export async function knativeServicesOf(ctx: DiagnosisContext): Promise<KnativeS
 
 /** Revisions of those Knative Services, newest generation last. */
 export async function revisionsOf(ctx: DiagnosisContext): Promise<Revision[]> {
-  const [services, revisions] = await Promise.all([knativeServicesOf(ctx), ctx.reader.revisions(ctx.target.namespace)]);
+  const [services, revisions] = await Promise.all([
+    knativeServicesOf(ctx),
+    ctx.reader.listKind('Revision', ctx.target.namespace),
+  ]);
   const names = new Set(services.map((s) => s.metadata.name));
   return revisions
     .filter((r) => {

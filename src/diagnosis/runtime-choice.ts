@@ -104,8 +104,8 @@ function blockAt(root: unknown, path: readonly string[]): Obj {
 async function runtimes(ctx: DiagnosisContext): Promise<Runtime[] | null> {
   try {
     const [namespaced, cluster] = await Promise.all([
-      ctx.reader.servingRuntimes(ctx.target.namespace),
-      ctx.reader.clusterServingRuntimes(),
+      ctx.reader.listKind('ServingRuntime', ctx.target.namespace),
+      ctx.reader.listKind('ClusterServingRuntime', undefined),
     ]);
     return [
       ...namespaced.map((o) => runtimeOf('ServingRuntime', o)),

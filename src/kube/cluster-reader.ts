@@ -4,6 +4,11 @@
  * remembered per process), with Kubernetes' answers mapped to what a diagnosis needs: 404 → null / [],
  * 403 → recorded for BOT_FORBIDDEN and thrown as ForbiddenError, anything else → ClusterUnreachableError
  * or KubeTimeoutError. Logs are read bounded (tail and byte limits). Remediation plans reuse its answers.
+ *
+ * Core objects (pods, events, services, …) have a method each; every other kind is read by name,
+ * `listKind(kind, …)` / `readKind(kind, …)`, from the kind table (`KINDS` in resources.ts): a check that
+ * reads a new kind adds a line there, not a method here. A kind whose group the cluster does not
+ * serve costs no request.
  */
 import { pagedList } from './paged-list.js';
 import type {
@@ -29,17 +34,13 @@ import {
 } from './errors.js';
 import { isRequestTimeout, requestLimitsOf } from './request-limits.js';
 import {
-  CLUSTER_SERVING_RUNTIME,
   INFERENCE_SERVICE_VERSIONS,
-  AUTHORIZATION_POLICIES,
-  ISTIO_CLUSTER_RBAC_CONFIG,
-  ISTIO_GATEWAY,
-  ISTIO_VIRTUAL_SERVICE,
-  KNATIVE_REVISIONS,
-  KNATIVE_SERVICES,
+  KINDS,
   LLM_INFERENCE_SERVICE_VERSIONS,
-  SERVING_RUNTIME,
   type CustomResource,
+  type KindEntry,
+  type KindName,
+  type ObjectOfKind,
   type VersionedResource,
 } from './resources.js';
 import {
@@ -54,14 +55,10 @@ import {
 } from './served-groups.js';
 import {
   inferenceServiceSchema,
-  knativeServiceSchema,
   kubeObjectSchema,
   parseItems,
-  revisionSchema,
   type InferenceServiceObject,
-  type KnativeService,
   type KubeObject,
-  type Revision,
 } from './schemas.js';
 
 export interface FoundInferenceService {
@@ -351,7 +348,10 @@ export class ClusterReader {
     return !groups || groups.versions.has(group);
   }
 
-  /** One object of a resource at the first of its versions the cluster serves; null when absent or its group is not served. */
+  /**
+   * One object of a resource at the first of its versions the cluster serves; null when absent or its
+   * group is not served. For a resource described outside the kind table (readKind is this for a kind in it).
+   */
   getVersioned<T = KubeObject>(
     resource: VersionedResource,
     namespace: string,
@@ -394,18 +394,37 @@ export class ClusterReader {
     });
   }
 
-  /** Knative Services at whichever serving.knative.dev version the cluster serves (v1, v1beta1 or v1alpha1). */
-  knativeServices(namespace: string): Promise<KnativeService[]> {
-    return this.listVersioned(KNATIVE_SERVICES, namespace, knativeServiceSchema);
+  /**
+   * The objects of a kind in the kind table (`KINDS` in kube/resources.ts), listed at the first of
+   * its versions the cluster serves and parsed with its schema; [] without a request when the
+   * cluster does not serve its group. Memoised: the first wave and the playbooks share one request.
+   */
+  listKind<K extends KindName>(
+    kind: K,
+    namespace: string | undefined,
+    labelSelector?: string,
+  ): Promise<ObjectOfKind<K>[]> {
+    const entry: KindEntry = KINDS[kind];
+    return this.listVersioned(
+      entry,
+      namespace,
+      (entry.schema ?? kubeObjectSchema) as z.ZodType<ObjectOfKind<K>>,
+      labelSelector,
+    );
   }
 
-  revisions(namespace: string): Promise<Revision[]> {
-    return this.listVersioned(KNATIVE_REVISIONS, namespace, revisionSchema);
+  /**
+   * One object of a kind in the kind table, at the first of its versions the cluster serves; null
+   * when it does not exist, or without a request when the cluster does not serve its group.
+   */
+  readKind<K extends KindName>(kind: K, namespace: string, name: string): Promise<ObjectOfKind<K> | null> {
+    const entry: KindEntry = KINDS[kind];
+    return this.getVersioned(entry, namespace, name, (entry.schema ?? kubeObjectSchema) as z.ZodType<ObjectOfKind<K>>);
   }
 
   /**
    * Any resource, listed at the first of its versions the cluster serves; [] without a request when
-   * the cluster does not serve its group.
+   * the cluster does not serve its group (listKind is this for a kind in the kind table).
    */
   listVersioned<T = KubeObject>(
     resource: VersionedResource,
@@ -488,36 +507,14 @@ export class ClusterReader {
     );
   }
 
-  /** An Istio Gateway; null when it does not exist or the cluster has no Istio networking API. */
-  async gateway(namespace: string, name: string): Promise<KubeObject | null> {
-    const groups = this.knownGroups() ?? (await this.servedGroups());
-    if (groups && !groups.versions.has(ISTIO_GATEWAY.group)) return null;
-    return this.getCustom(ISTIO_GATEWAY, namespace, name, kubeObjectSchema);
+  /** An Istio Gateway (`readKind('IstioGateway', …)`, kept for the playbooks that call it). */
+  gateway(namespace: string, name: string): Promise<KubeObject | null> {
+    return this.readKind('IstioGateway', namespace, name);
   }
 
+  /** Istio VirtualServices (`listKind('VirtualService', …)`, kept for the playbooks that call it). */
   virtualServices(namespace: string): Promise<KubeObject[]> {
-    return this.listServed(ISTIO_VIRTUAL_SERVICE, namespace);
-  }
-
-  authorizationPolicies(namespace: string): Promise<KubeObject[]> {
-    return this.listVersioned(AUTHORIZATION_POLICIES, namespace);
-  }
-
-  clusterRbacConfigs(): Promise<KubeObject[]> {
-    return this.listServed(ISTIO_CLUSTER_RBAC_CONFIG, undefined);
-  }
-
-  servingRuntimes(namespace: string): Promise<KubeObject[]> {
-    return this.listServed(SERVING_RUNTIME, namespace);
-  }
-
-  clusterServingRuntimes(): Promise<KubeObject[]> {
-    return this.listServed(CLUSTER_SERVING_RUNTIME, undefined);
-  }
-
-  /** A single-version resource, listed only when the cluster serves its group. */
-  private listServed(resource: CustomResource, namespace: string | undefined): Promise<KubeObject[]> {
-    return this.listVersioned({ ...resource, versions: [resource.version] }, namespace);
+    return this.listKind('VirtualService', namespace);
   }
 
   pods(namespace: string, labelSelector?: string): Promise<V1Pod[]> {

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { knativeServiceSchema, revisionSchema, type KubeObject } from './schemas.js';
+
 /** Where the custom resources a diagnosis reads live in the API. */
 export interface CustomResource {
   group: string;
@@ -21,26 +24,6 @@ export const INFERENCE_SERVICE_VERSIONS: readonly CustomResource[] = [
   cr('serving.kubeflow.org', 'v1beta1', 'inferenceservices', 'InferenceService'),
   cr('serving.kubeflow.org', 'v1alpha2', 'inferenceservices', 'InferenceService'),
 ];
-
-export const KNATIVE_SERVICE = cr('serving.knative.dev', 'v1', 'services', 'Service');
-export const KNATIVE_REVISION = cr('serving.knative.dev', 'v1', 'revisions', 'Revision');
-export const ISTIO_GATEWAY = cr('networking.istio.io', 'v1alpha3', 'gateways', 'Gateway');
-export const ISTIO_VIRTUAL_SERVICE = cr('networking.istio.io', 'v1alpha3', 'virtualservices', 'VirtualService');
-export const ISTIO_CLUSTER_RBAC_CONFIG = cr(
-  'rbac.istio.io',
-  'v1alpha1',
-  'clusterrbacconfigs',
-  'ClusterRbacConfig',
-  false,
-);
-export const SERVING_RUNTIME = cr('serving.kserve.io', 'v1alpha1', 'servingruntimes', 'ServingRuntime');
-export const CLUSTER_SERVING_RUNTIME = cr(
-  'serving.kserve.io',
-  'v1alpha1',
-  'clusterservingruntimes',
-  'ClusterServingRuntime',
-  false,
-);
 
 /** Label keys that tie pods and Knative objects to their InferenceService, by API group. */
 export function inferenceServiceLabel(group: string): string {
@@ -69,34 +52,78 @@ const vr = (group: string, versions: string[], plural: string, kind: string, nam
   namespaced,
 });
 
-export const KNATIVE_SERVICES = vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'services', 'Service');
-export const KNATIVE_REVISIONS = vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'revisions', 'Revision');
-export const DEPLOYMENTS = vr('apps', ['v1'], 'deployments', 'Deployment');
-export const INGRESSES = vr('networking.k8s.io', ['v1', 'v1beta1'], 'ingresses', 'Ingress');
-export const HTTP_ROUTES = vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'httproutes', 'HTTPRoute');
-export const HORIZONTAL_POD_AUTOSCALERS = vr(
-  'autoscaling',
-  ['v2', 'v2beta2', 'v1'],
-  'horizontalpodautoscalers',
-  'HorizontalPodAutoscaler',
-);
-export const ENVOY_FILTERS = vr('networking.istio.io', ['v1alpha3'], 'envoyfilters', 'EnvoyFilter');
-export const AUTHORIZATION_POLICIES = vr(
-  'security.istio.io',
-  ['v1', 'v1beta1'],
-  'authorizationpolicies',
-  'AuthorizationPolicy',
-);
-/** Istio <= 1.5 origin authentication (JWT) policies. */
-export const AUTHENTICATION_POLICIES = vr('authentication.istio.io', ['v1alpha1'], 'policies', 'Policy');
-export const SERVICE_ROLE_BINDINGS = vr('rbac.istio.io', ['v1alpha1'], 'servicerolebindings', 'ServiceRoleBinding');
-export const MUTATING_WEBHOOKS = vr(
-  'admissionregistration.k8s.io',
-  ['v1', 'v1beta1'],
-  'mutatingwebhookconfigurations',
-  'MutatingWebhookConfiguration',
-  false,
-);
+/** A kind in KINDS: where it lives, and optionally the schema its objects parse with (else kubeObjectSchema). */
+export interface KindEntry extends VersionedResource {
+  schema?: z.ZodType<unknown>;
+}
+
+/**
+ * The kinds a diagnosis reads by name, beyond the core ones (pods, events, …) and the InferenceService:
+ * `reader.listKind('VirtualService', ns)`, `reader.readKind('Gateway', ns, name)`. A check that reads a
+ * new kind adds its line here (group, the versions to try most preferred first, plural, namespaced),
+ * not a reader method. Names are the API's kinds, prefixed where two groups share one
+ * (KnativeService, IstioGateway, InferencePoolAlpha).
+ */
+export const KINDS = {
+  KnativeService: {
+    ...vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'services', 'Service'),
+    schema: knativeServiceSchema,
+  },
+  Revision: {
+    ...vr('serving.knative.dev', ['v1', 'v1beta1', 'v1alpha1'], 'revisions', 'Revision'),
+    schema: revisionSchema,
+  },
+  ServingRuntime: vr('serving.kserve.io', ['v1alpha1'], 'servingruntimes', 'ServingRuntime'),
+  ClusterServingRuntime: vr(
+    'serving.kserve.io',
+    ['v1alpha1'],
+    'clusterservingruntimes',
+    'ClusterServingRuntime',
+    false,
+  ),
+  /** KServe's local model cache (cluster-scoped from 0.15) and each node's download state. */
+  LocalModelCache: vr('serving.kserve.io', ['v1alpha1'], 'localmodelcaches', 'LocalModelCache', false),
+  LocalModelNodeGroup: vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodegroups', 'LocalModelNodeGroup', false),
+  LocalModelNode: vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodes', 'LocalModelNode', false),
+  Deployment: vr('apps', ['v1'], 'deployments', 'Deployment'),
+  HorizontalPodAutoscaler: vr(
+    'autoscaling',
+    ['v2', 'v2beta2', 'v1'],
+    'horizontalpodautoscalers',
+    'HorizontalPodAutoscaler',
+  ),
+  Ingress: vr('networking.k8s.io', ['v1', 'v1beta1'], 'ingresses', 'Ingress'),
+  MutatingWebhookConfiguration: vr(
+    'admissionregistration.k8s.io',
+    ['v1', 'v1beta1'],
+    'mutatingwebhookconfigurations',
+    'MutatingWebhookConfiguration',
+    false,
+  ),
+  /** The Gateway API's Gateway and HTTPRoute. */
+  Gateway: vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'gateways', 'Gateway'),
+  HTTPRoute: vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'httproutes', 'HTTPRoute'),
+  /** Istio's networking API. */
+  IstioGateway: vr('networking.istio.io', ['v1alpha3'], 'gateways', 'Gateway'),
+  VirtualService: vr('networking.istio.io', ['v1alpha3'], 'virtualservices', 'VirtualService'),
+  EnvoyFilter: vr('networking.istio.io', ['v1alpha3'], 'envoyfilters', 'EnvoyFilter'),
+  AuthorizationPolicy: vr('security.istio.io', ['v1', 'v1beta1'], 'authorizationpolicies', 'AuthorizationPolicy'),
+  /** Istio <= 1.5 origin authentication (JWT) policies, and its RBAC API. */
+  IstioAuthenticationPolicy: vr('authentication.istio.io', ['v1alpha1'], 'policies', 'Policy'),
+  ServiceRoleBinding: vr('rbac.istio.io', ['v1alpha1'], 'servicerolebindings', 'ServiceRoleBinding'),
+  ClusterRbacConfig: vr('rbac.istio.io', ['v1alpha1'], 'clusterrbacconfigs', 'ClusterRbacConfig', false),
+  LeaderWorkerSet: vr('leaderworkerset.x-k8s.io', ['v1'], 'leaderworkersets', 'LeaderWorkerSet'),
+  /** The Inference Extension's InferencePool: GA group (1.0+) and the alpha one KServe still creates where served. */
+  InferencePool: vr('inference.networking.k8s.io', ['v1'], 'inferencepools', 'InferencePool'),
+  InferencePoolAlpha: vr('inference.networking.x-k8s.io', ['v1alpha2', 'v1alpha1'], 'inferencepools', 'InferencePool'),
+} satisfies Record<string, KindEntry>;
+
+export type KindName = keyof typeof KINDS;
+
+/** What an object of the kind parses to: its schema's type, else a KubeObject. */
+export type ObjectOfKind<K extends KindName> = (typeof KINDS)[K] extends { schema: z.ZodType<infer T> }
+  ? T
+  : KubeObject;
 
 /**
  * KServe's LLMInferenceService (its llmisvc component, 0.16+), most preferred first: v1alpha2 from
@@ -110,23 +137,3 @@ export const LLM_INFERENCE_SERVICE_VERSIONS: readonly CustomResource[] = [
 export function llmInferenceServiceSelector(name: string): string {
   return `app.kubernetes.io/part-of=llminferenceservice,app.kubernetes.io/name=${name}`;
 }
-export const LEADER_WORKER_SETS = vr('leaderworkerset.x-k8s.io', ['v1'], 'leaderworkersets', 'LeaderWorkerSet');
-/** The Inference Extension's InferencePool: GA group (1.0+) and the alpha one KServe still creates where served. */
-export const INFERENCE_POOLS = vr('inference.networking.k8s.io', ['v1'], 'inferencepools', 'InferencePool');
-export const INFERENCE_POOLS_ALPHA = vr(
-  'inference.networking.x-k8s.io',
-  ['v1alpha2', 'v1alpha1'],
-  'inferencepools',
-  'InferencePool',
-);
-export const GATEWAYS = vr('gateway.networking.k8s.io', ['v1', 'v1beta1'], 'gateways', 'Gateway');
-/** KServe's local model cache (serving.kserve.io v1alpha1, cluster-scoped from 0.15) and each node's download state. */
-export const LOCAL_MODEL_CACHES = vr('serving.kserve.io', ['v1alpha1'], 'localmodelcaches', 'LocalModelCache', false);
-export const LOCAL_MODEL_NODE_GROUPS = vr(
-  'serving.kserve.io',
-  ['v1alpha1'],
-  'localmodelnodegroups',
-  'LocalModelNodeGroup',
-  false,
-);
-export const LOCAL_MODEL_NODES = vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodes', 'LocalModelNode', false);
