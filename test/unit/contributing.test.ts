@@ -33,10 +33,8 @@ const WITHOUT_TEST_BESIDE = [
   'serving-notes',
   'storage-initializer-injection',
   'storage-initializer',
-  'tag-resolution',
   'tracing-links',
   'traffic-split',
-  'workload-events',
 ];
 
 function files(dir: string): string[] {
