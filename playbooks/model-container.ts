@@ -192,7 +192,8 @@ async function knativeRelease(ctx: DiagnosisContext, revision: string | undefine
  * The fix an LLM runtime's line supports, as an approvable change: a KV cache smaller than the
  * context sets --max-model-len to what the cache holds (the number in vLLM's line); a sampler
  * warm-up out of GPU memory with --gpu-memory-utilization raised above vLLM's default lowers it
- * back (the fraction the crashed container ran with, from its args); /dev/shm too small for NCCL
+ * back (the fraction the crashed container ran with, from its args), and at or below the default
+ * lowers --max-num-seqs below the warm-up's count; /dev/shm too small for NCCL
  * mounts a 2Gi memory-backed emptyDir there (the exact YAML by hand for a container in a list).
  */
 async function withOffer(ctx: DiagnosisContext, f: Finding, pod: V1Pod, container: string): Promise<Finding> {
@@ -209,11 +210,10 @@ async function withOffer(ctx: DiagnosisContext, f: Finding, pod: V1Pod, containe
     const spec = pod.spec?.containers?.find((c) => c.name === container);
     const current = gpuMemoryUtilization([...(spec?.command ?? []), ...(spec?.args ?? [])]);
     if (requests === undefined || current === undefined) return f;
-    const remediation = await offerFix('lower-gpu-memory-utilization', ctx, {
-      component: f.component,
-      current,
-      requests,
-    });
+    // above vLLM's default fraction, the raise took the headroom; at or below it, fewer sequences
+    const remediation =
+      (await offerFix('lower-gpu-memory-utilization', ctx, { component: f.component, current, requests })) ??
+      (await offerFix('lower-max-num-seqs', ctx, { component: f.component, requests }));
     return remediation ? { ...f, remediation } : f;
   }
   if (f.code === 'SHM_TOO_SMALL') {

@@ -2,7 +2,8 @@
  * skip-tag-resolution (ecr-tag-resolution-401), rollback-canary (canary-new-revision-crashing) and
  * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context), resume-stopped-service
  * (stopped-standard-gpu-released-by-kubectl), lower-gpu-memory-utilization
- * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095), raise-shm (llm-runtime-hf-tp2-nccl-shm-segment-model-spec)
+ * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095), lower-max-num-seqs
+ * (llm-runtime-vllm-sampler-warmup-oom-default-fraction), raise-shm (llm-runtime-hf-tp2-nccl-shm-segment-model-spec)
  * end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
@@ -104,6 +105,19 @@ const cases: Case[] = [
     ],
     edit: (o) =>
       (o.spec.predictor.model.args = [...o.spec.predictor.model.args.slice(0, -1), '--gpu-memory-utilization=0.95']),
+  },
+  {
+    name: 'lower-max-num-seqs',
+    scenario: 'llm-runtime-vllm-sampler-warmup-oom-default-fraction',
+    target: 'qwq-32b -n inference',
+    action: 'lower-max-num-seqs',
+    finding: 'GPU_OUT_OF_MEMORY',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'inference', 'qwq-32b'],
+    diff: /spec\.predictor\.model\.args:\n- {3}.*--tensor-parallel-size=8\\*"\]\n\+ {3}.*--max-num-seqs=512\\*"\]/,
+    changed: (o) => o.spec.predictor.model.args.at(-1),
+    expected: '--max-num-seqs=512',
+    edit: (o) => (o.spec.predictor.model.args = o.spec.predictor.model.args.slice(0, -1)),
   },
   {
     name: 'raise-shm',

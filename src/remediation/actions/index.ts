@@ -7,6 +7,7 @@ import type { Remediation } from '../../findings/types.js';
 import type { OfferContext, RemediationAction } from '../types.js';
 import { lowerGpuMemoryUtilization } from './lower-gpu-memory-utilization.js';
 import { lowerMaxModelLen } from './lower-max-model-len.js';
+import { lowerMaxNumSeqs } from './lower-max-num-seqs.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
 import { raiseShm } from './raise-shm.js';
@@ -26,6 +27,7 @@ export const ACTIONS = {
   'lower-max-model-len': lowerMaxModelLen,
   'resume-stopped-service': resumeStoppedService,
   'lower-gpu-memory-utilization': lowerGpuMemoryUtilization,
+  'lower-max-num-seqs': lowerMaxNumSeqs,
   'raise-shm': raiseShm,
 } as const;
 

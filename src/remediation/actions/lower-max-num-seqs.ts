@@ -1,0 +1,90 @@
+/**
+ * lower-max-num-seqs (GPU_OUT_OF_MEMORY): sets vLLM's `--max-num-seqs` in the model's args below the
+ * number of dummy requests its sampler warm-up ran out of GPU memory with, when the fraction of the
+ * GPU vLLM keeps (`--gpu-memory-utilization`) is at or below its default, so lowering that is not the
+ * fix (`lower-gpu-memory-utilization` is offered above the default; `src/changes/max-num-seqs.ts`
+ * says to what). The args of a model (`spec.predictor.model.args`) are patched; a custom container's
+ * sit in a list a merge patch cannot reach: the exact edit is given by hand instead. Risk: medium (a
+ * new pod rolls out; fewer requests are batched together, so more wait under load).
+ * RBAC: get/patch inferenceservices.
+ */
+import { z } from 'zod';
+import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
+import { fewerSequencesFor, MAX_NUM_SEQS_FLAG as FLAG } from '../../changes/max-num-seqs.js';
+import { RemediationError } from '../../changes/remediation-error.js';
+import { argsOf, argValue, patchableArgs, pathThroughList, withArg } from '../../changes/runtime-args.js';
+import type { Remediation } from '../../findings/types.js';
+import { componentsOf, refOf } from '../../kube/inference-service-view.js';
+import { locateInferenceService } from '../find-inference-service.js';
+import { paramText } from '../param-text.js';
+import { patchAction } from '../patch-action.js';
+import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
+
+const params = z.object({
+  component: z.string().min(1).default('predictor'),
+  /** Path of the args list inside the InferenceService, e.g. ["spec","predictor","model","args"]. */
+  path: z.array(z.string().min(1)).min(3).max(12),
+  to: z.number().int().min(1).max(65536),
+  /** The dummy requests the warm-up ran out of memory with (vLLM's max_num_seqs then). */
+  from: z.number().int().nullish(),
+});
+type Params = z.infer<typeof params>;
+
+/** `requests`: the sampler warm-up's dummy requests, from vLLM's line. */
+interface Input {
+  component: string | undefined;
+  requests: number;
+}
+
+function offer(ctx: OfferContext, input: Input): Remediation | null {
+  const to = fewerSequencesFor(input.requests);
+  const components = componentsOf(ctx.target.isvc);
+  const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
+  if (to === undefined || !component) return null;
+  const path = [...component.modelPath, 'args'];
+  const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
+  const why = `the sampler's warm-up of ${input.requests} sequences ran out of GPU memory; its memory grows with the sequences vLLM batches`;
+  if (pathThroughList(path))
+    return {
+      action: 'manual',
+      summary: `Set --${FLAG}=${to} in ${path.join('.')} by hand (a container list, which a merge patch cannot reach): ${why}`,
+      target,
+      needsApproval: false,
+      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${path.join('.')}: --${FLAG}=${to}`,
+    };
+  const before = argsOf(valueAt(ctx.target.isvc, path));
+  const change = withArg(before, FLAG, String(to));
+  const offered: ActionOffer<Params> = {
+    action: 'lower-max-num-seqs',
+    summary: `Set --${FLAG}=${to}${change.from ? ` (from ${change.from})` : ''}: ${why}`,
+    target,
+    diff: diffLines([{ path: path.join('.'), before, after: change.args }]),
+    needsApproval: true,
+    params: { component: component.name, path, to, from: input.requests },
+  };
+  return offered;
+}
+
+export const lowerMaxNumSeqs: OfferingAction<Params, Input> = {
+  ...patchAction<Params>({
+    id: 'lower-max-num-seqs',
+    title: 'Lower --max-num-seqs so the sampler warm-up fits in GPU memory',
+    label: (_plan, q) => (paramText(q.to) ? `Set --${FLAG}=${paramText(q.to)}` : `Lower --${FLAG}`),
+    params,
+    locate: locateInferenceService,
+    build(live, p) {
+      const args = patchableArgs(live, p.path);
+      const set = argValue(args, FLAG);
+      if (set !== undefined && Number(set) <= p.to)
+        throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `--${FLAG} is already ${set}`);
+      const change = withArg(args, FLAG, String(p.to));
+      return {
+        patch: mergePatchAt(p.path, change.args),
+        summary: `Set --${FLAG}=${p.to} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
+        risk: 'medium',
+        riskNote: `A new pod rolls out; vLLM batches at most ${p.to} sequences at once${p.from ? ` (the warm-up failed at ${p.from})` : ''}, so under load more requests wait in its queue.`,
+      };
+    },
+  }),
+  offer,
+};
