@@ -8,17 +8,20 @@
  * the controller's log lines that say why it is missing). A RawDeployment service has none of
  * these hops: its Ingress / HTTPRoute, Service, Deployment, HPA and pods are drawn instead, and
  * when the controller made no Ingress / HTTPRoute, why it could not (an API version the cluster does
- * not serve, an ingress config it refuses: src/diagnosis/raw-ingress-cause.ts). A service the
- * controller has not created Knative Services for yet has no flow to draw.
+ * not serve, an ingress config it refuses: src/diagnosis/raw-ingress-cause.ts); when it made one that
+ * no ingress controller gave an address, whether the IngressClass it names exists
+ * (src/diagnosis/raw-ingress-class.ts). A service the controller has not created Knative Services
+ * for yet has no flow to draw.
  *
  * RBAC: list virtualservices, get gateways (networking.istio.io); RawDeployment: list deployments,
- * services, ingresses, httproutes, horizontalpodautoscalers; get configmaps/inferenceservice-config,
- * list pods (the controller's) and events, get pods/log (the controller's).
- * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING, RAW_INGRESS_NOT_CREATED.
+ * services, ingresses, ingressclasses, httproutes, horizontalpodautoscalers; get
+ * configmaps/inferenceservice-config, list pods (the controller's) and events, get pods/log (the controller's).
+ * Emits: REQUEST_FLOW, GATEWAY_MISSING, VIRTUALSERVICE_MISSING, RAW_INGRESS_NOT_CREATED, RAW_INGRESS_NO_CLASS.
  */
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { controllerLinesAbout } from '../src/diagnosis/controller-lines.js';
 import { rawDeploymentHops } from '../src/diagnosis/raw-deployment-hops.js';
+import { ingressClassCause } from '../src/diagnosis/raw-ingress-class.js';
 import { rawIngressCause } from '../src/diagnosis/raw-ingress-cause.js';
 import { deploymentModeOf, knativeServicesOf, podsOf, revisionsOf } from '../src/diagnosis/related-objects.js';
 import { finding } from '../src/findings/finding.js';
@@ -46,7 +49,13 @@ export function parseGatewayRef(value: string, defaultNamespace: string): Gatewa
 export const requestFlow: Playbook = {
   id: 'request-flow',
   title: 'Request flow: gateway, virtual services, revision service, pods',
-  emits: ['REQUEST_FLOW', 'GATEWAY_MISSING', 'VIRTUALSERVICE_MISSING', 'RAW_INGRESS_NOT_CREATED'],
+  emits: [
+    'REQUEST_FLOW',
+    'GATEWAY_MISSING',
+    'VIRTUALSERVICE_MISSING',
+    'RAW_INGRESS_NOT_CREATED',
+    'RAW_INGRESS_NO_CLASS',
+  ],
   async run(ctx) {
     const said = deploymentMode(ctx.target.isvc);
     // the Serverless reads start at once (as the mode is decided) unless the service says RawDeployment
@@ -63,7 +72,7 @@ export const requestFlow: Playbook = {
       );
       const deploymentMissing = hops.some((h) => h.state === 'missing' && /^Deployment /.test(h.ref));
       return [
-        ...(blocked ? await rawIngressCause(ctx, { deploymentMissing }) : []),
+        ...(blocked ? await rawIngressCause(ctx, { deploymentMissing }) : await ingressClassCause(ctx)),
         finding('REQUEST_FLOW', { subject, title: 'Request flow hops (RawDeployment)', evidence: hops }),
       ];
     }

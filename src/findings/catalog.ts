@@ -546,6 +546,17 @@ const table = {
     explains: ['CONTROLLER_RECONCILE_FAILED', 'ISVC_NOT_READY', 'REVISION_MISSING'],
     next: RAW_INGRESS_NOT_CREATED_NEXT,
   },
+  RAW_INGRESS_NO_CLASS: {
+    readyVerdict: 'is Ready, but unreachable',
+    severity: 'error',
+    title: 'No ingress controller serves the RawDeployment Ingress',
+    when: "a RawDeployment (Standard) service's Ingress has no address and its `spec.ingressClassName` names no IngressClass that exists (or it names none and no IngressClass is marked default): KServe writes the class from `ingressClassName` in the `ingress` key of inferenceservice-config and marks the service Ready regardless",
+    evidence:
+      "the Ingress's class and empty load-balancer status; the cluster's IngressClasses; the config's ingressClassName",
+    explains: ['ISVC_NOT_READY'],
+    next: (c) =>
+      `kubectl get ingressclasses; kubectl get ingress -n ${c.namespace} ${c.name}: create the IngressClass the Ingress names, or set "ingressClassName" in the ingress key of the inferenceservice-config ConfigMap (kubectl get configmap -A | grep inferenceservice-config) to a class that exists`,
+  },
   CONTROLLER_RECONCILE_FAILED: {
     severity: 'error',
     title: 'The controller fails to reconcile the service',

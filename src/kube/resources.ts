@@ -93,6 +93,8 @@ export const KINDS = {
     'HorizontalPodAutoscaler',
   ),
   Ingress: vr('networking.k8s.io', ['v1', 'v1beta1'], 'ingresses', 'Ingress'),
+  /** Cluster-scoped (networking.k8s.io/v1 from Kubernetes 1.19, v1beta1 in 1.18): which controller serves an Ingress of each class. */
+  IngressClass: vr('networking.k8s.io', ['v1', 'v1beta1'], 'ingressclasses', 'IngressClass', false),
   MutatingWebhookConfiguration: vr(
     'admissionregistration.k8s.io',
     ['v1', 'v1beta1'],
