@@ -1,15 +1,18 @@
 /**
- * The diagnosis runner: one InferenceService (or LLMInferenceService) in, one Report out.
+ * The diagnosis runner: one InferenceService (or LLMInferenceService) in, one Report out. It finds
+ * the service, runs the playbooks and finishes the report; how the reads are sped up (the first
+ * wave, the lazy playbook loader, the discovery hint's retry) is prefetch.ts's.
  *
- * 1. The first wave: the object by name under every served API version, and every read that needs
- *    only its name and namespace (pods, Knative objects, events, each playbook's declared reads),
- *    sent together while the playbooks' modules load (first-wave.ts).
- * 2. Not found: ISVC_NOT_FOUND naming close names and the namespaces that do hold the name (a bot
- *    request without -n follows the only one); forbidden: BOT_FORBIDDEN with the RBAC rule.
- * 3. Found: every playbook runs concurrently against one memoised ClusterReader (run-playbooks.ts);
- *    denied reads become BOT_FORBIDDEN findings; none failing: ISVC_READY.
- * 4. `finish`: root cause first (order-findings.ts), next steps built from the evidence
- *    (findings/next-step.ts), consequences tied to their cause, every string redacted.
+ * 1. Find: the service by name under every served API version, its lookup sent with every read that
+ *    needs only the name (prefetch.ts). Not found: ISVC_NOT_FOUND naming close names and the
+ *    namespaces that do hold the name (a bot request without -n follows the only one); the lookup
+ *    refused: BOT_FORBIDDEN with the RBAC rule.
+ * 2. Run: every playbook concurrently against the one memoised ClusterReader (run-playbooks.ts; an
+ *    LLMInferenceService's in run-llm-diagnosis.ts); denied reads become BOT_FORBIDDEN findings;
+ *    none failing: ISVC_READY.
+ * 3. Finish: root cause first (order-findings.ts), next steps built from the evidence
+ *    (findings/next-step.ts), consequences tied to their cause, every string redacted; the report
+ *    carries the reads it was made from (`reads`) for a remediation planned right after.
  * Playbooks read the cluster only through the reader; this file holds no failure knowledge.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -22,10 +25,10 @@ import { genericNextStepContext, type NextStepContext } from '../findings/next-s
 import { withNextStep } from '../findings/next-step.js';
 import { orderFindings } from '../findings/order-findings.js';
 import { redactFinding } from '../findings/redact-finding.js';
-import type { Evidence, Finding, Report } from '../findings/types.js';
+import type { DiagnosisStats, Evidence, Finding, Report } from '../findings/types.js';
 import { makeKubeClients } from '../kube/client.js';
-import { ClusterReader, type AnsweredReads, type FoundInferenceService } from '../kube/cluster-reader.js';
-import { ForbiddenError, describeResource, type DeniedRequest } from '../kube/errors.js';
+import type { AnsweredReads, ClusterReader, FoundInferenceService } from '../kube/cluster-reader.js';
+import { describeResource, type DeniedRequest } from '../kube/errors.js';
 import { isReady, isvcUrl, refOf } from '../kube/inference-service-view.js';
 import { INFERENCE_SERVICE_VERSIONS, type CustomResource } from '../kube/resources.js';
 import { cutLine } from '../logs/cut-line.js';
@@ -34,7 +37,7 @@ import { shippedSignatures } from '../signatures/load-signatures.js';
 import type { SignatureCatalog } from '../signatures/signature-catalog.js';
 import { withCanaryCause } from './canary-cause.js';
 import { closeNames } from './close-names.js';
-import { firstWaveTarget, startFirstWave } from './first-wave.js';
+import { llmServiceOf, prefetch, type PlaybookSource, type PrefetchRequest } from './prefetch.js';
 import { runPlaybooks } from './run-playbooks.js';
 import {
   apiVersionOf,
@@ -43,7 +46,6 @@ import {
   llmReadyFinding,
   runLlmPlaybooks,
   sameNameFinding,
-  startLlmFirstWave,
 } from './run-llm-diagnosis.js';
 import type { DiagnosisContext, Playbook } from './playbook.js';
 import { serviceNextStepContext } from './service-next-step-context.js';
@@ -61,26 +63,11 @@ export interface DiagnoseOptions {
   inferenceService?: { resource: CustomResource; object: unknown };
 }
 
-/**
- * The playbooks a diagnosis runs, or a loader of them. A loader is called once the first wave's
- * shared reads and the InferenceService lookup are out, so the playbooks' modules load while the
- * cluster answers (a CLI process loads them once, in the time of that round trip); their own
- * first-wave reads follow as soon as they are loaded, before any answer is needed.
- */
-export type PlaybookSource = readonly Playbook[] | (() => Promise<readonly Playbook[]>);
-
-/** Lets the requests just started go out (one turn of the event loop: connections opened, requests written), then calls `load`. */
-async function loadWhileRequestsAreOut<T>(load: () => Promise<T>): Promise<T> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return load();
-}
-
-/** What each report's diagnosis read (kept while the report is): a remediation offered from it plans with these. */
-const answeredByReport = new WeakMap<Report, AnsweredReads>();
+export type { PlaybookSource } from './prefetch.js';
 
 /** The reads behind a report this process made (undefined for a report from elsewhere, e.g. a queue's copy). */
 export function answeredReadsOf(report: Report): AnsweredReads | undefined {
-  return answeredByReport.get(report);
+  return report.reads;
 }
 
 /** What Kubernetes adds to a repeated event's message, which says nothing about the failure. */
@@ -109,6 +96,17 @@ function finish(findings: Finding[], next: NextStepContext): Finding[] {
   });
 }
 
+/** What one diagnosis holds while it runs: its target, settings and the reader every read goes through. */
+interface Run {
+  target: TargetRef;
+  config: DiagnosisConfig;
+  options: DiagnoseOptions;
+  now: () => Date;
+  reader: ClusterReader;
+  playbooks: readonly Playbook[];
+  stats: () => DiagnosisStats;
+}
+
 /**
  * Diagnoses one InferenceService with the given playbooks: finds it under any supported API
  * version, runs every playbook concurrently against a memoised reader, and returns the findings
@@ -124,130 +122,99 @@ export async function runDiagnosis(
   const started = Date.now();
   const clients = makeKubeClients(kubeConfig);
   const config: DiagnosisConfig = { ...DEFAULT_DIAGNOSIS_CONFIG, ...options.config };
-  const now = options.now ?? (() => new Date());
   const stats = () => ({ durationMs: Date.now() - started, apiRequests: clients.requestCount() });
-
-  const load = typeof source === 'function' ? source : async () => source;
-  let playbooks = typeof source === 'function' ? undefined : source;
-  let reader!: ClusterReader;
-  let found: FoundInferenceService | null | undefined;
-  // an LLMInferenceService of the name: asked in the first wave when the kind is asked for, or when
-  // the cluster is known to serve it (KServe 0.17+); undefined when not asked
-  let llmLookup: Promise<FoundInferenceService | null> | undefined;
   const heldKind = options.inferenceService?.resource.plural === 'llminferenceservices' ? 'llmisvc' : undefined;
-  const kind = target.kind ?? heldKind;
-  try {
-    // the first wave: the InferenceService and every read that depends only on its name and namespace
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      reader = new ClusterReader(clients);
-      if (options.inferenceService && attempt === 0)
-        reader.knowAs(target.namespace, target.name, options.inferenceService, kind ?? 'isvc');
-      if (kind === 'llmisvc') {
-        llmLookup = reader.llmInferenceService(target.namespace, target.name);
-        llmLookup.catch(() => undefined);
-        if (!playbooks) playbooks = await loadWhileRequestsAreOut(load);
-        startLlmFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks);
-        found = null;
-        break;
-      }
-      // the InferenceService first: its answer comes back first, and the playbooks start on it
-      const lookup = reader.inferenceService(target.namespace, target.name);
-      llmLookup =
-        kind !== 'isvc' && !options.inferenceService && reader.llmInferenceServiceLikelyServed()
-          ? reader.llmInferenceService(target.namespace, target.name)
-          : undefined;
-      llmLookup?.catch(() => undefined);
-      const waveTarget = firstWaveTarget(reader, target.namespace, target.name);
-      if (!playbooks) {
-        startFirstWave(reader, waveTarget, config, []);
-        lookup.catch(() => undefined); // awaited below; not unhandled while the playbooks load
-        playbooks = await loadWhileRequestsAreOut(load);
-      }
-      startFirstWave(reader, waveTarget, config, isvcPlaybooks(playbooks));
-      if (llmLookup) startLlmFirstWave(reader, waveTarget, config, playbooks);
-      // a discovery hint from an earlier process that a fresh discovery contradicts: start again by the fresh answer
-      if (!(await reader.hintHeld())) {
-        lookup.catch(() => undefined);
-        await reader.settled();
-        continue;
-      }
-      found = await lookup;
-      // not found by a recent hint that went unchecked: a fresh discovery says whether to look again
-      if (!found && !(llmLookup && (await llmLookup.catch(() => null))) && !(await reader.hintHeld(true))) {
-        await reader.settled();
-        continue;
-      }
-      break;
-    }
-  } catch (error) {
-    if (!(error instanceof ForbiddenError)) throw error;
-    await reader.settled();
-    const findings = finish(
-      forbiddenFindings(reader.denied(), target),
-      genericNextStepContext(target, config.knativeNamespace),
-    );
-    return {
-      target: { ...target, apiVersion: null },
-      ready: false,
-      rootCause: findings[0]?.code ?? null,
-      findings,
-      stats: stats(),
-    };
-  }
-  // an LLMInferenceService: asked for, or no InferenceService of the name (KServe 0.16 serves it at
-  // v1alpha1 only, which every KServe serves for its runtimes: asked only now, a wave later)
-  const llmRead =
-    kind === 'llmisvc' || (!found && kind !== 'isvc')
-      ? (llmLookup ?? reader.llmInferenceService(target.namespace, target.name))
-      : undefined;
-  const llm = llmRead
-    ? await llmRead.catch((error: unknown) => {
-        if (error instanceof ForbiddenError) return null;
-        throw error;
-      })
-    : null;
-  if (llm && (!found || kind === 'llmisvc')) {
-    if (!llmLookup)
-      startLlmFirstWave(reader, firstWaveTarget(reader, target.namespace, target.name), config, playbooks!);
-    const { findings, ready } = await runLlmPlaybooks(playbooks!, reader, target, llm, config, options, now);
-    await reader.settled();
-    findings.push(...forbiddenFindings(reader.denied(), target));
-    if (ready && !findings.some((f) => f.severity !== 'info')) findings.push(llmReadyFinding(target, llm, now()));
-    const ordered = finish(mergeDuplicates(findings), llmNextStepContext(target, config.knativeNamespace));
-    const first = ordered[0];
-    const report: Report = {
-      target: { namespace: target.namespace, name: target.name, apiVersion: apiVersionOf(llm), kind: 'llmisvc' },
-      ready,
-      rootCause: first && first.severity !== 'info' ? first.code : null,
-      findings: ordered,
-      stats: stats(),
-    };
-    answeredByReport.set(report, reader.answered());
+  const request: PrefetchRequest = {
+    source,
+    clients,
+    namespace: target.namespace,
+    name: target.name,
+    kind: target.kind ?? heldKind,
+    config,
+    ...(options.inferenceService ? { held: options.inferenceService } : {}),
+  };
+  // find the service: its lookup goes out with every read that needs only its name (prefetch.ts)
+  const prefetched = await prefetch(request);
+  if (prefetched.refused) return refusedReport(prefetched.reader, target, config, stats);
+  const { reader, playbooks, found } = prefetched;
+  const run: Run = { target, config, options, now: options.now ?? (() => new Date()), reader, playbooks, stats };
+  const llm = await llmServiceOf(prefetched, request);
+  if (llm) return llmReport(run, llm);
+  if (!found) return notFoundReport(run, kubeConfig);
+  return inferenceServiceReport(run, found, prefetched.llmLookup);
+}
+
+/** The lookup itself was refused: what to grant. */
+async function refusedReport(
+  reader: ClusterReader,
+  target: TargetRef,
+  config: DiagnosisConfig,
+  stats: () => DiagnosisStats,
+): Promise<Report> {
+  await reader.settled();
+  const findings = finish(
+    forbiddenFindings(reader.denied(), target),
+    genericNextStepContext(target, config.knativeNamespace),
+  );
+  return {
+    target: { ...target, apiVersion: null },
+    ready: false,
+    rootCause: findings[0]?.code ?? null,
+    findings,
+    stats: stats(),
+  };
+}
+
+/** An LLMInferenceService: its playbooks, then the report. */
+async function llmReport(run: Run, llm: FoundInferenceService): Promise<Report> {
+  const { target, config, reader } = run;
+  const { findings, ready } = await runLlmPlaybooks(run.playbooks, reader, target, llm, config, run.options, run.now);
+  await reader.settled();
+  findings.push(...forbiddenFindings(reader.denied(), target));
+  if (ready && !findings.some((f) => f.severity !== 'info')) findings.push(llmReadyFinding(target, llm, run.now()));
+  const ordered = finish(mergeDuplicates(findings), llmNextStepContext(target, config.knativeNamespace));
+  const first = ordered[0];
+  return {
+    target: { namespace: target.namespace, name: target.name, apiVersion: apiVersionOf(llm), kind: 'llmisvc' },
+    ready,
+    rootCause: first && first.severity !== 'info' ? first.code : null,
+    findings: ordered,
+    stats: run.stats(),
+    reads: reader.answered(),
+  };
+}
+
+/** No service of the name: ISVC_NOT_FOUND, or the diagnosis of the one other namespace that holds it. */
+async function notFoundReport(run: Run, kubeConfig: KubeConfig): Promise<Report> {
+  const { target, config, reader, stats } = run;
+  const { finding: notFound, otherNamespaces } = await notFoundFinding(reader, target);
+  await reader.settled();
+  const { namespaceDefaulted, ...asked } = target;
+  const only = namespaceDefaulted ? onlyOtherNamespace(otherNamespaces, config) : undefined;
+  if (only) {
+    const report = await runDiagnosis(run.playbooks, kubeConfig, { ...asked, namespace: only }, run.options);
+    report.followedFrom = { namespace: target.namespace };
+    // both lookups count: the one that found nothing here and the diagnosis there
+    report.stats = { durationMs: stats().durationMs, apiRequests: stats().apiRequests + report.stats.apiRequests };
     return report;
   }
-  if (!found) {
-    const { finding: notFound, otherNamespaces } = await notFoundFinding(reader, target);
-    await reader.settled();
-    const { namespaceDefaulted, ...asked } = target;
-    const only = namespaceDefaulted ? onlyOtherNamespace(otherNamespaces, config) : undefined;
-    if (only) {
-      const report = await runDiagnosis(playbooks ?? source, kubeConfig, { ...asked, namespace: only }, options);
-      report.followedFrom = { namespace: target.namespace };
-      // both lookups count: the one that found nothing here and the diagnosis there
-      report.stats = { durationMs: stats().durationMs, apiRequests: stats().apiRequests + report.stats.apiRequests };
-      return report;
-    }
-    const findings = finish([notFound], genericNextStepContext(target, config.knativeNamespace));
-    return {
-      target: { ...asked, apiVersion: null },
-      ready: false,
-      rootCause: 'ISVC_NOT_FOUND',
-      findings,
-      stats: stats(),
-    };
-  }
+  const findings = finish([notFound], genericNextStepContext(target, config.knativeNamespace));
+  return {
+    target: { ...asked, apiVersion: null },
+    ready: false,
+    rootCause: 'ISVC_NOT_FOUND',
+    findings,
+    stats: stats(),
+  };
+}
 
-  const running = playbooks!; // loaded by the first wave, which every path to here went through
+/** An InferenceService: every playbook at once against the reader, then the report. */
+async function inferenceServiceReport(
+  run: Run,
+  found: FoundInferenceService,
+  llmLookup: Promise<FoundInferenceService | null> | undefined,
+): Promise<Report> {
+  const { target, config, reader } = run;
   const apiVersion = `${found.resource.group}/${found.resource.version}`;
   const ctx: DiagnosisContext = {
     target: {
@@ -259,11 +226,11 @@ export async function runDiagnosis(
     },
     reader,
     config,
-    signatures: options.signatures ?? shippedSignatures(),
-    signal: options.signal ?? new AbortController().signal,
-    now,
+    signatures: run.options.signatures ?? shippedSignatures(),
+    signal: run.options.signal ?? new AbortController().signal,
+    now: run.now,
   };
-  const findings = await runPlaybooks(isvcPlaybooks(running), ctx);
+  const findings = await runPlaybooks(isvcPlaybooks(run.playbooks), ctx);
   await reader.settled();
   findings.push(...forbiddenFindings(reader.denied(), target));
 
@@ -276,16 +243,14 @@ export async function runDiagnosis(
   if (ready && problems.length === 0) findings.push(readyFinding(ctx));
   const ordered = finish(mergeDuplicates(findings), serviceNextStepContext(ctx.target, config.knativeNamespace));
   const first = ordered[0];
-  const rootCause = first && first.severity !== 'info' ? first.code : null;
-  const report: Report = {
+  return {
     target: { namespace: target.namespace, name: target.name, apiVersion },
     ready,
-    rootCause,
+    rootCause: first && first.severity !== 'info' ? first.code : null,
     findings: ordered,
-    stats: stats(),
+    stats: run.stats(),
+    reads: reader.answered(),
   };
-  answeredByReport.set(report, reader.answered());
-  return report;
 }
 
 /**

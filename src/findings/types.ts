@@ -3,9 +3,11 @@
  * MCP) and the queue: a Report holds its target, whether it is Ready, the root-cause code and the
  * Findings, root cause first; a Finding holds a code from the catalog (catalog.ts), its subject, its
  * evidence (conditions, events, log excerpts with line numbers, fields, request-flow hops), the next
- * step a person takes and the remediation the bot can offer. `-o json` prints this shape.
+ * step a person takes and the remediation the bot can offer. `-o json` prints this shape (all but
+ * `reads`, the diagnosis' answered reads, which stay in the process that made the report).
  */
 import type { TargetRef } from '../core/target-ref.js';
+import type { AnsweredReads } from '../kube/cluster-reader.js';
 import type { FindingCode, Severity } from './catalog.js';
 
 export interface ResolvedTargetRef extends TargetRef {
@@ -97,4 +99,10 @@ export interface Report {
    * the only namespace that has one was diagnosed instead (report.target's).
    */
   followedFrom?: { namespace: string };
+  /**
+   * What the diagnosis read, as this process's runner got it back: a remediation offered right after
+   * plans with it instead of reading again (remediation's `ActionContext.seen`). Not data: left out of
+   * any JSON of the report, so a report from elsewhere (a queue's copy, an agent's answer) has none.
+   */
+  reads?: AnsweredReads;
 }

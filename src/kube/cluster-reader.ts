@@ -79,6 +79,8 @@ export interface AnsweredReads {
   inferenceService(namespace: string, name: string): FoundInferenceService | null | undefined;
   pods(namespace: string, labelSelector?: string): V1Pod[] | undefined;
   limitRanges(namespace: string): V1LimitRange[] | undefined;
+  /** Left out of JSON: answers held in this process, not data to send or store. */
+  toJSON(): undefined;
 }
 
 /**
@@ -695,6 +697,7 @@ export class ClusterReader {
       inferenceService: (namespace, name) => get<FoundInferenceService | null>(`isvc/${namespace}/${name}`),
       pods: (namespace, labelSelector) => get<V1Pod[]>(`pods/${namespace}/${labelSelector ?? ''}`),
       limitRanges: (namespace) => get<V1LimitRange[]>(`limitranges/${namespace}`),
+      toJSON: () => undefined,
     };
   }
 
