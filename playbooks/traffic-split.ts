@@ -8,7 +8,12 @@
  * canary, a new revision that failed while the previous one still takes the traffic is a failed
  * rollout (src/diagnosis/failed-rollout.ts), not a missing revision.
  *
- * RBAC: list services/revisions.serving.knative.dev, list pods, list virtualservices.
+ * The Standard-mode (RawDeployment) canary of KServe 0.20 (`spec.canary[]`: one Deployment per entry,
+ * weighted by the HTTPRoute) is read by src/diagnosis/standard-canary-split.ts: the split from the
+ * route's weights, and a canary whose Deployment is not ready, with the rollback of its spec entry.
+ *
+ * RBAC: list services/revisions.serving.knative.dev, list pods, list virtualservices, list
+ * deployments.apps, list httproutes.gateway.networking.k8s.io.
  * Emits: TRAFFIC_SPLIT, CANARY_UNHEALTHY, ROLLOUT_FAILED.
  */
 import type { V1Pod } from '@kubernetes/client-node';
@@ -30,6 +35,7 @@ import { containerFailures } from '../src/kube/pod-status.js';
 import type { KnativeService, KubeObject, Revision } from '../src/kube/schemas.js';
 import { editCommand } from '../src/findings/next-step-context.js';
 import { offerFix } from '../src/remediation/actions/index.js';
+import { standardCanaryRead } from '../src/diagnosis/standard-canary-split.js';
 
 /**
  * Knative sends a `latestRevision: true` share to the latest *ready* revision: while the newest one
@@ -50,6 +56,21 @@ export const trafficSplit: Playbook = {
   title: 'Canary and traffic split',
   emits: ['TRAFFIC_SPLIT', 'CANARY_UNHEALTHY', 'ROLLOUT_FAILED'],
   async run(ctx) {
+    const standard = await standardCanaryRead(ctx);
+    if (standard) {
+      const failing = await Promise.all(
+        standard.failing.map(async ({ finding: f, canary, stable }) => ({
+          ...f,
+          remediation: await offerFix('rollback-canary', ctx, {
+            previous: stable,
+            canary: canary.deployment,
+            percent: canary.trafficPercent,
+            standard: { index: canary.index, name: canary.name },
+          }),
+        })),
+      );
+      return [...(standard.split ? [standard.split] : []), ...failing];
+    }
     const ns = ctx.target.namespace;
     const [services, revisions, pods, virtualServices] = await Promise.all([
       knativeServicesOf(ctx),

@@ -14,6 +14,9 @@ const CARRIERS = new Set(['CANARY_UNHEALTHY', 'ROLLOUT_FAILED']);
 function combinedNext(f: Finding, cause: Finding): string | undefined {
   const revision = f.revision ?? cause.revision;
   if (!f.next || !cause.next) return f.next;
+  // a Standard-mode canary (KServe 0.20) is a Deployment of its own, whose fields the cause's step names
+  if (f.subject.startsWith('Deployment '))
+    return `${f.next.replace(/; then fix the canary in .*$/, '')}; then, for canary Deployment ${revision}: ${cause.next}`;
   // the cause only says its evidence is missing, and the step already names the revision: nothing to add
   if (cause.next.startsWith(FALLBACK_LABEL) && revision && f.next.includes(revision)) return f.next;
   if (f.code === 'ROLLOUT_FAILED') {

@@ -1,4 +1,5 @@
 import { conditionOf, refOf } from '../kube/inference-service-view.js';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import { isvcLabelSelector, podsOf } from './related-objects.js';
@@ -106,10 +107,34 @@ export async function rawDeploymentHops(ctx: DiagnosisContext): Promise<Evidence
         `HPA: ${num(h.status, 'currentReplicas')} current, ${num(h.status, 'desiredReplicas')} desired`,
       ),
     ),
-    hop(
-      `Pods ${ns}/${name}`,
-      pods.length === 0 ? 'missing' : ready > 0 ? 'ok' : 'failing',
-      `pods: ${ready}/${pods.length} ready`,
-    ),
+    ...podHops(ctx, deployments, pods, ready),
   ];
+}
+
+const isReadyPod = (p: V1Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+
+/**
+ * The pods: one hop, or one per Deployment when there are several (a Standard-mode canary's
+ * Deployment `<isvc>-<name>-predictor` next to the stable one): KServe labels each Deployment's pods
+ * app=isvc.<deployment>, and a canary's pods that are not ready are not the stable's.
+ */
+function podHops(ctx: DiagnosisContext, deployments: KubeObject[], pods: V1Pod[], ready: number): Evidence[] {
+  const ns = ctx.target.namespace;
+  if (deployments.length < 2)
+    return [
+      hop(
+        `Pods ${ns}/${ctx.target.name}`,
+        pods.length === 0 ? 'missing' : ready > 0 ? 'ok' : 'failing',
+        `pods: ${ready}/${pods.length} ready`,
+      ),
+    ];
+  return deployments.map((d) => {
+    const own = pods.filter((p) => p.metadata?.labels?.app === `isvc.${d.metadata.name}`);
+    const up = own.filter(isReadyPod).length;
+    return hop(
+      `Pods ${ns}/${d.metadata.name}`,
+      own.length === 0 ? 'missing' : up > 0 ? 'ok' : 'failing',
+      `pods of ${d.metadata.name}: ${up}/${own.length} ready`,
+    );
+  });
 }

@@ -1,6 +1,6 @@
 import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
 import { apiGroupOf } from '../kube/inference-service-view.js';
-import { ownedNamePrefixes, podsNamedFor, revisionOfPod } from '../kube/pod-labels.js';
+import { knativeRevisionOfPod, ownedNamePrefixes, podsNamedFor } from '../kube/pod-labels.js';
 import { inferenceServiceLabel } from '../kube/resources.js';
 import type { KnativeService, KubeObject, Revision } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
@@ -102,5 +102,5 @@ export async function deploymentModeOf(ctx: DiagnosisContext): Promise<'Serverle
   if (said === 'RawDeployment' || said === 'ModelMesh' || said === 'Serverless') return said;
   const [services, pods] = await Promise.all([knativeServicesOf(ctx).catch(() => []), podsOf(ctx).catch(() => [])]);
   if (services.length > 0) return 'Serverless';
-  return pods.length > 0 && pods.every((p) => !revisionOfPod(p)) ? 'RawDeployment' : 'Serverless';
+  return pods.length > 0 && pods.every((p) => !knativeRevisionOfPod(p)) ? 'RawDeployment' : 'Serverless';
 }

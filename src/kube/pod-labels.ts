@@ -6,8 +6,25 @@ export function componentOf(labels: Record<string, string> | undefined): string 
   return labels?.component ?? labels?.['serving.kserve.io/component'];
 }
 
+/**
+ * What a pod runs as, within its service: its Knative revision, or in Standard mode the Deployment
+ * of a named predictor (KServe 0.20's canary `<isvc>-<predictor.name>-predictor`, whose pods KServe
+ * labels app=isvc.<deployment>); undefined for the plain `<isvc>-predictor`, as before canaries.
+ */
 export function revisionOfPod(pod: V1Pod): string | undefined {
+  return knativeRevisionOfPod(pod) ?? namedPredictorOfPod(pod);
+}
+
+export function knativeRevisionOfPod(pod: V1Pod): string | undefined {
   return pod.metadata?.labels?.['serving.knative.dev/revision'];
+}
+
+function namedPredictorOfPod(pod: V1Pod): string | undefined {
+  const labels = pod.metadata?.labels ?? {};
+  const isvc = labels['serving.kserve.io/inferenceservice'];
+  const app = labels.app;
+  if (!isvc || !app || app === `isvc.${isvc}-predictor`) return undefined;
+  return app.startsWith(`isvc.${isvc}-`) && app.endsWith('-predictor') ? app.slice('isvc.'.length) : undefined;
 }
 
 /** Name prefixes of everything an InferenceService creates (pods, replicasets, revisions, services). */

@@ -16,14 +16,14 @@ const REVISION_LABELS = [
   'serving.knative.dev/configuration',
 ];
 
-const ofRevision = (name: string) => (pod: V1Pod) => REVISION_LABELS.some((l) => pod.metadata?.labels?.[l] === name);
+/** A Knative revision's pods, or (Standard mode) a Deployment's: KServe labels them app=isvc.<deployment>. */
+const ofRevision = (name: string) => (pod: V1Pod) =>
+  REVISION_LABELS.some((l) => pod.metadata?.labels?.[l] === name) || pod.metadata?.labels?.app === `isvc.${name}`;
 
-async function podsOfRevision(ctx: ActionContext, name: string): Promise<V1Pod[]> {
-  const seen = ctx.seen?.pods(ctx.target.namespace)?.filter(ofRevision(name));
+async function podsOfRevision(ctx: ActionContext, row: RevisionRow): Promise<V1Pod[]> {
+  const seen = ctx.seen?.pods(ctx.target.namespace)?.filter(ofRevision(row.name));
   if (seen && seen.length > 0) return seen;
-  return (await ctx.writer.listPods(ctx.target.namespace, `serving.knative.dev/revision=${name}`)).filter(
-    ofRevision(name),
-  );
+  return (await ctx.writer.listPods(ctx.target.namespace, row.selector)).filter(ofRevision(row.name));
 }
 
 const isReady = (pod: V1Pod) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
@@ -50,6 +50,6 @@ export function describeCanary(row: RevisionRow, pods: V1Pod[]): string {
 export async function failingCanaryState(ctx: ActionContext, live: KubeObject): Promise<string | null> {
   const row = rolloutView(live).revisions.find((r) => r.role === 'canary');
   if (row?.ready !== false) return null;
-  const pods = await podsOfRevision(ctx, row.name).catch(() => []);
+  const pods = await podsOfRevision(ctx, row).catch(() => []);
   return describeCanary(row, pods);
 }

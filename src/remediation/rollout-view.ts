@@ -2,10 +2,13 @@
  * The rollout of an InferenceService as its object states it, for `/isvc rollout`: one row per
  * revision with its role (stable / canary / latest), the percent the spec asks for and the percent
  * the status routes, whether it is ready, and why not (the condition's message); and the lag between
- * spec and status in words. Pure: reads only the object (v1beta1 and v1alpha2 shapes).
+ * spec and status in words. Pure: reads only the object (v1beta1 and v1alpha2 shapes, and KServe
+ * 0.20's Standard-mode `spec.canary[]`, whose rows are Deployments: the status percent is the
+ * controller's own rule for the HTTPRoute, a canary's share while `canaryStatuses[].ready`, the rest
+ * to the stable Deployment).
  */
 import type { KubeObject } from '../kube/schemas.js';
-import { canaryShape } from './actions/canary-shape.js';
+import { type CanaryShape, canaryShape } from './actions/canary-shape.js';
 
 export interface RevisionRow {
   name: string;
@@ -15,6 +18,8 @@ export interface RevisionRow {
   ready: boolean | null;
   /** Why it is not ready (a condition's message), when known. */
   cause?: string;
+  /** The label selector of its pods. */
+  selector: string;
 }
 
 export interface RolloutView {
@@ -24,6 +29,8 @@ export interface RolloutView {
   revisions: RevisionRow[];
   /** Spec and status disagree: what the status routes instead, in words. */
   lag: string | null;
+  /** The spec field that sets the canary's share ("canaryTrafficPercent", "spec.canary[0].trafficPercent"). */
+  splitField: string;
 }
 
 type Obj = Record<string, any>;
@@ -58,7 +65,14 @@ function v1beta1Rows(isvc: KubeObject, percent: number | undefined): RevisionRow
     : undefined;
   const rows: RevisionRow[] = [];
   if (percent !== undefined && stable && latest && stable !== latest) {
-    rows.push({ name: stable, role: 'stable', specPercent: 100 - percent, statusPercent: routed(stable), ready: true });
+    rows.push({
+      name: stable,
+      role: 'stable',
+      specPercent: 100 - percent,
+      statusPercent: routed(stable),
+      ready: true,
+      selector: ofRevision(stable),
+    });
     rows.push({
       name: latest,
       role: 'canary',
@@ -66,6 +80,7 @@ function v1beta1Rows(isvc: KubeObject, percent: number | undefined): RevisionRow
       statusPercent: routed(latest),
       ready: !notReady,
       ...(why ? { cause: why } : {}),
+      selector: ofRevision(latest),
     });
   } else if (latest) {
     rows.push({
@@ -75,11 +90,51 @@ function v1beta1Rows(isvc: KubeObject, percent: number | undefined): RevisionRow
       statusPercent: routed(latest),
       ready: !notReady,
       ...(why ? { cause: why } : {}),
+      selector: ofRevision(latest),
     });
     if (stable && stable !== latest && routed(stable) > 0)
-      rows.push({ name: stable, role: 'stable', specPercent: 0, statusPercent: routed(stable), ready: true });
+      rows.push({
+        name: stable,
+        role: 'stable',
+        specPercent: 0,
+        statusPercent: routed(stable),
+        ready: true,
+        selector: ofRevision(stable),
+      });
   }
   return rows;
+}
+
+const ofRevision = (name: string) => `serving.knative.dev/revision=${name}`;
+
+function standardRows(isvc: KubeObject, shape: Extract<CanaryShape, { kind: 'standard' }>): RevisionRow[] {
+  const status = (isvc.status ?? {}) as Obj;
+  const stable = conditionMessage(status, 'PredictorReady');
+  const rolled = conditionMessage(status, 'CanaryPredictorReady');
+  const asked = shape.canaries.reduce((n, c) => n + c.trafficPercent, 0);
+  const routed = shape.canaries.filter((c) => c.status?.ready).reduce((n, c) => n + c.trafficPercent, 0);
+  return [
+    {
+      name: shape.stable,
+      role: shape.canaries.length ? 'stable' : 'latest',
+      specPercent: 100 - asked,
+      statusPercent: 100 - routed,
+      ready: stable.ok,
+      ...(stable.message ? { cause: stable.message } : {}),
+      selector: `app=isvc.${shape.stable}`,
+    },
+    ...shape.canaries.map(
+      (c): RevisionRow => ({
+        name: c.deployment,
+        role: 'canary',
+        specPercent: c.trafficPercent,
+        statusPercent: c.status?.ready ? c.trafficPercent : 0,
+        ready: c.status ? c.status.ready : null,
+        ...(c.status?.ready === false && rolled.message ? { cause: rolled.message } : {}),
+        selector: `app=isvc.${c.deployment}`,
+      }),
+    ),
+  ];
 }
 
 function v1alpha2Rows(isvc: KubeObject, percent: number | undefined): RevisionRow[] {
@@ -100,6 +155,7 @@ function v1alpha2Rows(isvc: KubeObject, percent: number | undefined): RevisionRo
       statusPercent: stableRouted,
       ready: def.ok,
       ...(def.message ? { cause: def.message } : {}),
+      selector: ofRevision(stableName),
     });
   if (canaryName || percent !== undefined)
     rows.push({
@@ -109,20 +165,36 @@ function v1alpha2Rows(isvc: KubeObject, percent: number | undefined): RevisionRo
       statusPercent: canaryRouted,
       ready: can.ok,
       ...(can.message ? { cause: can.message } : {}),
+      selector: ofRevision(canaryName ?? ''),
     });
   return rows;
 }
 
 export function rolloutView(isvc: KubeObject): RolloutView {
   const shape = canaryShape(isvc);
-  const revisions = shape.kind === 'v1alpha2' ? v1alpha2Rows(isvc, shape.percent) : v1beta1Rows(isvc, shape.percent);
+  const revisions =
+    shape.kind === 'standard'
+      ? standardRows(isvc, shape)
+      : shape.kind === 'v1alpha2'
+        ? v1alpha2Rows(isvc, shape.percent)
+        : v1beta1Rows(isvc, shape.percent);
+  const notReady =
+    shape.kind === 'standard'
+      ? ": a canary is not ready, so KServe's HTTPRoute leaves it out and the stable Deployment keeps its share"
+      : ': the canary is not ready, so Knative keeps its share on the last ready revision';
   const behind = revisions.filter((r) => r.specPercent !== r.statusPercent);
   const lag =
     behind.length === 0
       ? null
       : behind.map((r) => `${r.name} gets ${r.statusPercent}% (spec ${r.specPercent}%)`).join(', ') +
         (revisions.some((r) => r.role === 'canary' && r.ready === false)
-          ? ': the canary is not ready, so Knative keeps its share on the last ready revision'
+          ? notReady
           : ': the status has not caught up with the spec yet');
-  return { apiVersion: String(isvc.apiVersion ?? ''), canaryPercent: shape.percent, revisions, lag };
+  const splitField =
+    shape.kind !== 'standard'
+      ? 'canaryTrafficPercent'
+      : shape.canaries.length === 1
+        ? `spec.canary[0].trafficPercent (canary ${shape.canaries[0]?.name})`
+        : `spec.canary[*].trafficPercent (${shape.canaries.length} canaries)`;
+  return { apiVersion: String(isvc.apiVersion ?? ''), canaryPercent: shape.percent, revisions, lag, splitField };
 }

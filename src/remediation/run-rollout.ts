@@ -66,6 +66,14 @@ async function showRollout(deps: RemediationDeps, req: RolloutRequest): Promise<
 /** The split as the InferenceService states it: spec percent plus the revisions in status. */
 export function splitLines(isvc: KubeObject): string[] {
   const shape = canaryShape(isvc);
+  if (shape.kind === 'standard')
+    return [
+      `spec.canary: ${describeSplit(shape.percent)}`,
+      ...shape.canaries.map(
+        (c) =>
+          `spec.canary[${c.index}] ${c.name} (Deployment ${c.deployment}): trafficPercent ${c.trafficPercent}, ${c.status ? (c.status.ready ? 'ready' : 'not ready: KServe routes it nothing') : 'not reported yet'}`,
+      ),
+    ];
   const lines = [`canaryTrafficPercent ${shape.percent ?? '(not set)'}: ${describeSplit(shape.percent)}`];
   const status = (isvc.status ?? {}) as Record<string, any>;
   const traffic = (status.components?.predictor?.traffic ?? []) as Array<{

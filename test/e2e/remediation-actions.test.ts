@@ -62,6 +62,22 @@ const cases: Case[] = [
     edit: (o) => (o.spec.predictor.canaryTrafficPercent = 20),
   },
   {
+    name: 'standard-canary-rollback',
+    scenario: 'canary-standard-v2-model-uri-not-found-kserve-0-20',
+    target: 'isvc-canary-create -n kserve-ci-e2e-test',
+    action: 'rollback-canary',
+    finding: 'CANARY_UNHEALTHY',
+    resource: 'inferenceservices',
+    object: ['serving.kserve.io/v1beta1', 'InferenceService', 'kserve-ci-e2e-test', 'isvc-canary-create'],
+    diff: /spec\.canary:\n- {3}.*sklearn\/1\.3\/mixedtyp.*v2.*trafficPercent.{1,8}20\}\]\n\+ {3}\(not set\)/,
+    changed: (o) => o.spec.canary,
+    expected: undefined,
+    edit: (o) =>
+      (o.spec.canary = [
+        { trafficPercent: 20, predictor: { name: 'v2', model: { storageUri: 'gs://kfserving-examples/models/x' } } },
+      ]),
+  },
+  {
     name: 'lower-max-model-len',
     scenario: 'llm-runtime-hf-kv-cache-below-model-context',
     target: 'codellama-13b -n code',
@@ -147,7 +163,7 @@ describe.each(cases)('$name from the thread', (c) => {
     h = await startBotHarness({
       scenario: c.scenario,
       file: {
-        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference', 'kserve-test'],
+        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference', 'kserve-test', 'kserve-ci-e2e-test'],
         approvers: [APPROVER],
         remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
       },

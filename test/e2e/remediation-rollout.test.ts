@@ -167,3 +167,46 @@ describe('/isvc rollout on a v1beta1 canary (canary-new-revision-crashing)', () 
     expect(patches()).toHaveLength(2);
   });
 });
+
+describe('/isvc rollout on a Standard-mode canary (canary-standard-split-healthy-kserve-0-20)', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({
+      scenario: 'canary-standard-split-healthy-kserve-0-20',
+      file: { ...file, namespaces: ['kserve-ci-e2e-test'] },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const spec = () =>
+    h.sim.store.get('serving.kserve.io/v1beta1', 'InferenceService', 'kserve-ci-e2e-test', 'isvc-canary-create')!
+      .spec as any;
+
+  it('shows the Deployments with the spec.canary entry, and promote makes the canary the stable predictor with one PATCH', async () => {
+    const { rollout, approve, patches, verified } = helpers(h);
+    await rollout('isvc-canary-create -n kserve-ci-e2e-test', 'C0RS1');
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === 'C0RS1' &&
+            String(c.body.text).startsWith('Rollout of kserve-ci-e2e-test/isvc-canary-create'),
+        ),
+      20_000,
+    );
+    const view = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0RS1')!;
+    expect(String(view.body.text)).toContain('spec.canary[0].trafficPercent (canary v2) 20: 80% stable / 20% canary');
+    expect(String(view.body.text)).toContain('canary isvc-canary-create-v2-predictor 20%');
+    await rollout('isvc-canary-create -n kserve-ci-e2e-test promote', 'C0RS2');
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RS2').length === 1, 20_000);
+    const p = proposalMessages(h.slack, 'C0RS2')[0]!;
+    await Promise.all([approve(proposalIdOf(p), APPROVER, 'C0RS2'), approve(proposalIdOf(p), APPROVER, 'C0RS2')]);
+    await h.slack.waitFor(verified('C0RS2'), 20_000);
+    expect(patches()).toHaveLength(1);
+    expect(spec().canary).toBeUndefined();
+    expect(spec().predictor.name).toBe('v2');
+    expect(spec().predictor.model.storageUri).toBe('gs://kfserving-examples/models/sklearn/1.3/mixedtype');
+  });
+});

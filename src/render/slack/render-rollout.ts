@@ -84,7 +84,7 @@ export function renderRolloutView(
   const split =
     view.canaryPercent === undefined
       ? 'no canary: all traffic to the latest revision'
-      : `canaryTrafficPercent ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
+      : `${view.splitField} ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
   const blocks: Block[] = [
     section(`🚦 *Rollout of ${who}* — ${escapeMrkdwn(split)}`),
     section(view.revisions.length > 0 ? view.revisions.map(row).join('\n') : '_No revision in its status yet._'),
