@@ -104,13 +104,23 @@ export async function startBotHarness(
       others.push(other);
       return other;
     },
+    // every part is closed even when one fails to (a process whose Redis is gone): a part left open
+    // (its server, its Redis clients' reconnect timers) would hold the test run open
     close: async () => {
-      for (const o of others) await o.close();
-      await bot.close();
-      controller?.stop();
-      await deleteRedisKeys(redisUrl, `${prefix}:*`);
-      await sim.close();
-      if (!options.slack) await slack.close();
+      const steps: Array<() => unknown> = [
+        ...others.map((o) => () => o.close()),
+        () => bot.close(),
+        () => controller?.stop(),
+        () => deleteRedisKeys(redisUrl, `${prefix}:*`),
+        () => sim.close(),
+        () => (options.slack ? undefined : slack.close()),
+      ];
+      const failed: unknown[] = [];
+      for (const step of steps)
+        await Promise.resolve()
+          .then(step)
+          .catch((error: unknown) => failed.push(error));
+      if (failed.length > 0) throw failed[0];
     },
   };
 }

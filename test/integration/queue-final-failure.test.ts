@@ -80,8 +80,11 @@ describe('a command job that gives up', () => {
     });
     // what BullMQ's stalled-job check writes on a job past maxStalledCount; the next worker fails it unrun
     const redis = new Redis(testRedisUrl());
-    await redis.hset(`bull:${h.name}:${jobId}`, 'defa', 'job stalled more than allowable limit');
-    redis.disconnect();
+    try {
+      await redis.hset(`bull:${h.name}:${jobId}`, 'defa', 'job stalled more than allowable limit');
+    } finally {
+      redis.disconnect();
+    }
     h.startWorker();
     await h.slack.waitFor(() => ephemeralsTo(h!, 'U0STALL').length > 0, 15_000);
     expect(ran).toBe(0);
@@ -100,13 +103,18 @@ describe('a command job that gives up', () => {
       requestId: 'req-final-3',
     });
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-    await redis.hset(`bull:${h.name}:${jobId}`, 'defa', 'job stalled more than allowable limit');
-    // a bare BullMQ worker fails it for stalling and tells no one: the worker that dies between the two
-    const bare = new Worker(h.name, async () => undefined, { connection: redis, prefix: 'bull' });
-    bare.on('error', () => undefined);
-    await until(async () => (await h!.queue.queue.getJobState(jobId)) === 'failed', 'the job failed unrun', 15_000);
-    await bare.close();
-    redis.disconnect();
+    let bare: Worker | undefined;
+    try {
+      await redis.hset(`bull:${h.name}:${jobId}`, 'defa', 'job stalled more than allowable limit');
+      // a bare BullMQ worker fails it for stalling and tells no one: the worker that dies between the two
+      bare = new Worker(h.name, async () => undefined, { connection: redis, prefix: 'bull' });
+      bare.on('error', () => undefined);
+      await until(async () => (await h!.queue.queue.getJobState(jobId)) === 'failed', 'the job failed unrun', 15_000);
+    } finally {
+      // also when it fails: the worker's connections would retry Redis for ever once the run stops it
+      await bare?.close();
+      redis.disconnect();
+    }
     await new Promise((r) => setTimeout(r, 300));
     expect(ephemeralsTo(h, 'U0LOST')).toHaveLength(0);
     h.startWorker();

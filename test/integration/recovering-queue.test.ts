@@ -91,10 +91,14 @@ describe('RecoveringQueue', () => {
       q.on('error', () => undefined);
       return q;
     }, 'test queue');
-    await expect(queue.current.add('job', {})).rejects.toThrow(/NOPERM/);
-    await queue.close().catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(built).toBe(1);
-    connection.disconnect();
+    try {
+      await expect(queue.current.add('job', {})).rejects.toThrow(/NOPERM/);
+      await queue.close().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(built).toBe(1);
+    } finally {
+      // also when it fails: left open, the connection would retry the stopped redis-server for ever
+      connection.disconnect();
+    }
   });
 });

@@ -20,8 +20,11 @@ beforeAll(async () => {
   h = await startBotHarness({ scenario: 'storage-uri-not-found', role: 'web', redisUrl: redis.url });
 }, 120_000);
 afterAll(async () => {
-  await h?.close();
-  await redis?.stop();
+  try {
+    await h?.close();
+  } finally {
+    await redis?.stop();
+  }
 });
 
 const roots = (channel: string) =>
@@ -46,14 +49,19 @@ describe('Redis Sentinel failover', () => {
     // a command that never reached Redis: it is told "queue unavailable", not run), then until the replica has
     // it too (asynchronous replication)
     const m = new Redis(redis.master.port, '127.0.0.1');
-    await until(
-      async () => (await m.keys(`*${h.prefix}*diagnose__default__sklearn-iris__*`)).length > 0,
-      'the diagnosis job on the master',
-      10_000,
-      20,
-    );
-    expect(await m.call('WAIT', '1', '5000')).toBe(1);
-    m.disconnect();
+    try {
+      await until(
+        async () => (await m.keys(`*${h.prefix}*diagnose__default__sklearn-iris__*`)).length > 0,
+        'the diagnosis job on the master',
+        10_000,
+        20,
+      );
+      expect(await m.call('WAIT', '1', '5000')).toBe(1);
+    } finally {
+      // also when the wait fails: a client left open retries the killed master's port on a timer for ever,
+      // and the run never ends
+      m.disconnect();
+    }
     await redis.master.kill();
     await until(
       async () => (await redis.masterPort()) === redis.replica.port,

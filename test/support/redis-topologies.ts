@@ -42,11 +42,15 @@ function startNode(args: string[], ready: RegExp): Promise<RedisNode> {
   const port = Number(args[args.indexOf('--port') + 1] ?? 0);
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`redis-server ${args.join(' ')} did not start: ${out.slice(-300)}`)),
-      15_000,
-    );
-    child.once('error', (e) => reject(e));
+    // a server that never gets ready is killed: left running, its pipes would hold the test run open
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`redis-server ${args.join(' ')} did not start: ${out.slice(-300)}`));
+    }, 15_000);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (ready.test(out)) {
@@ -70,9 +74,32 @@ export interface RedisClusterHandle {
   stop(): Promise<void>;
 }
 
+/** Runs `start` with the nodes it starts; when it fails, they are stopped and the folder removed. */
+async function stoppedOnFailure<T>(dir: string, nodes: RedisNode[], start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    for (const n of nodes) await n.kill();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-redis-cluster-'));
   const nodes: RedisNode[] = [];
+  await stoppedOnFailure(dir, nodes, () => joinCluster(dir, nodes, masters));
+  return {
+    url: `redis-cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
+    nodes,
+    stop: async () => {
+      for (const n of nodes) await n.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function joinCluster(dir: string, nodes: RedisNode[], masters: number): Promise<void> {
   for (let i = 0; i < masters; i += 1) {
     const port = await freeClusterPort();
     nodes.push(
@@ -107,17 +134,12 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle
   if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
   for (const n of nodes) {
     const r = new Redis(n.port, '127.0.0.1');
-    await until(async () => /cluster_state:ok/.test(await r.cluster('INFO')), `cluster_state:ok on ${n.port}`);
-    r.disconnect();
+    try {
+      await until(async () => /cluster_state:ok/.test(await r.cluster('INFO')), `cluster_state:ok on ${n.port}`);
+    } finally {
+      r.disconnect();
+    }
   }
-  return {
-    url: `redis-cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
-    nodes,
-    stop: async () => {
-      for (const n of nodes) await n.kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 export interface RedisSentinelHandle {
@@ -134,8 +156,15 @@ export async function startRedisSentinel(name = 'mymaster'): Promise<RedisSentin
   const dir = mkdtempSync(path.join(os.tmpdir(), 'isvc-redis-sentinel-'));
   const [mp, rp, sp] = [(await freePort()) as number, (await freePort()) as number, (await freePort()) as number];
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-  const master = await startNode(['--port', String(mp), ...common], /Ready to accept connections/);
-  const replica = await startNode(
+  const started: RedisNode[] = [];
+  const start = (args: string[], ready: RegExp) =>
+    stoppedOnFailure(dir, started, async () => {
+      const node = await startNode(args, ready);
+      started.push(node);
+      return node;
+    });
+  const master = await start(['--port', String(mp), ...common], /Ready to accept connections/);
+  const replica = await start(
     ['--port', String(rp), ...common, '--replicaof', '127.0.0.1', String(mp)],
     /MASTER <-> REPLICA sync: Finished/,
   );
@@ -152,7 +181,7 @@ export async function startRedisSentinel(name = 'mymaster'): Promise<RedisSentin
       '',
     ].join('\n'),
   );
-  const sentinel = await startNode([conf, '--sentinel', '--port', String(sp)], /\+monitor master/);
+  const sentinel = await start([conf, '--sentinel', '--port', String(sp)], /\+monitor master/);
   const masterPort = async () => {
     const s = new Redis(sp, '127.0.0.1');
     try {
