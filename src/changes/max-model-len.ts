@@ -1,15 +1,8 @@
 /**
- * The args of a vLLM-based runtime with `--max-model-len` set to a number of tokens: the flag
- * replaced where it is (`--max-model-len=N`, `--max_model_len=N`, or the flag and its value as two
- * args), else added (`withArg`, shared with the other flags an action sets).
+ * vLLM's `--max-model-len` when its KV cache is smaller than the model's context: the tokens the
+ * cache holds, read from vLLM's refusal (the flag is set with `withArg`, as every runtime flag).
  */
-import { type ArgChange, withArg } from './runtime-args.js';
-
-export type MaxModelLenChange = ArgChange;
-
-export function withMaxModelLen(args: readonly string[], tokens: number): MaxModelLenChange {
-  return withArg(args, 'max-model-len', String(tokens));
-}
+export const MAX_MODEL_LEN_FLAG = 'max-model-len';
 
 /** The tokens the KV cache holds, from vLLM's refusal: its estimate (V1), else the KV cache's size in tokens. */
 export function kvCacheTokens(line: string): number | undefined {

@@ -11,16 +11,13 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
-import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
-import { argValue, argsOf, patchableArgs, pathThroughList, withArg } from '../../changes/runtime-args.js';
 import { GPU_MEMORY_UTILIZATION_FLAG as FLAG, lowerUtilizationFor } from '../../changes/gpu-memory-utilization.js';
-import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
-import { componentsOf, refOf } from '../../kube/inference-service-view.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { paramText } from '../param-text.js';
 import { patchAction } from '../patch-action.js';
-import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
+import { argChangePatch, offerArgChange } from '../runtime-arg-change.js';
+import type { OfferContext, OfferingAction } from '../types.js';
 
 const params = z.object({
   component: z.string().min(1).default('predictor'),
@@ -41,31 +38,15 @@ interface Input {
 
 function offer(ctx: OfferContext, input: Input): Remediation | null {
   const to = lowerUtilizationFor(input.current);
-  const components = componentsOf(ctx.target.isvc);
-  const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
-  if (to === undefined || !component) return null;
-  const path = [...component.modelPath, 'args'];
-  const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const why = `the sampler's warm-up (${input.requests} sequences) ran out of GPU memory outside the ${input.current} vLLM keeps for weights and KV cache`;
-  if (pathThroughList(path))
-    return {
-      action: 'manual',
-      summary: `Set --${FLAG}=${to} (from ${input.current}) in ${path.join('.')} by hand (a container list, which a merge patch cannot reach): ${why}`,
-      target,
-      needsApproval: false,
-      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${path.join('.')}: --${FLAG}=${to}`,
-    };
-  const before = argsOf(valueAt(ctx.target.isvc, path));
-  const change = withArg(before, FLAG, String(to));
-  const offered: ActionOffer<Params> = {
+  if (to === undefined) return null;
+  return offerArgChange<Params>(ctx, {
     action: 'lower-gpu-memory-utilization',
-    summary: `Set --${FLAG}=${to} (from ${input.current}): ${why}`,
-    target,
-    diff: diffLines([{ path: path.join('.'), before, after: change.args }]),
-    needsApproval: true,
-    params: { component: component.name, path, to, from: input.current },
-  };
-  return offered;
+    component: input.component,
+    flag: FLAG,
+    value: String(to),
+    why: `the sampler's warm-up (${input.requests} sequences) ran out of GPU memory outside the ${input.current} vLLM keeps for weights and KV cache`,
+    params: ({ component, path }) => ({ component, path, to, from: input.current }),
+  });
 }
 
 export const lowerGpuMemoryUtilization: OfferingAction<Params, Input> = {
@@ -76,14 +57,9 @@ export const lowerGpuMemoryUtilization: OfferingAction<Params, Input> = {
     params,
     locate: locateInferenceService,
     build(live, p) {
-      const liveArgs = patchableArgs(live, p.path);
-      const args = liveArgs;
-      const set = argValue(args, FLAG);
-      if (set !== undefined && Number(set) <= p.to)
-        throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `--${FLAG} is already ${set}`);
-      const change = withArg(args, FLAG, String(p.to));
+      const change = argChangePatch(live, p.path, FLAG, p.to, { lowering: true });
       return {
-        patch: mergePatchAt(p.path, change.args),
+        patch: change.patch,
         summary: `Set --${FLAG}=${p.to} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
         risk: 'medium',
         riskNote: `A new pod rolls out; vLLM keeps ${p.to} of each GPU for weights and KV cache, so the KV cache is smaller (fewer tokens cached at once) and the rest is left for the warm-up.`,

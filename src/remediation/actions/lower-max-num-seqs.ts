@@ -9,16 +9,13 @@
  * RBAC: get/patch inferenceservices.
  */
 import { z } from 'zod';
-import { diffLines, mergePatchAt, valueAt } from '../../changes/field-changes.js';
 import { fewerSequencesFor, MAX_NUM_SEQS_FLAG as FLAG } from '../../changes/max-num-seqs.js';
-import { RemediationError } from '../../changes/remediation-error.js';
-import { argsOf, argValue, patchableArgs, pathThroughList, withArg } from '../../changes/runtime-args.js';
 import type { Remediation } from '../../findings/types.js';
-import { componentsOf, refOf } from '../../kube/inference-service-view.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { paramText } from '../param-text.js';
 import { patchAction } from '../patch-action.js';
-import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
+import { argChangePatch, offerArgChange } from '../runtime-arg-change.js';
+import type { OfferContext, OfferingAction } from '../types.js';
 
 const params = z.object({
   component: z.string().min(1).default('predictor'),
@@ -38,31 +35,15 @@ interface Input {
 
 function offer(ctx: OfferContext, input: Input): Remediation | null {
   const to = fewerSequencesFor(input.requests);
-  const components = componentsOf(ctx.target.isvc);
-  const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
-  if (to === undefined || !component) return null;
-  const path = [...component.modelPath, 'args'];
-  const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const why = `the sampler's warm-up of ${input.requests} sequences ran out of GPU memory; its memory grows with the sequences vLLM batches`;
-  if (pathThroughList(path))
-    return {
-      action: 'manual',
-      summary: `Set --${FLAG}=${to} in ${path.join('.')} by hand (a container list, which a merge patch cannot reach): ${why}`,
-      target,
-      needsApproval: false,
-      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${path.join('.')}: --${FLAG}=${to}`,
-    };
-  const before = argsOf(valueAt(ctx.target.isvc, path));
-  const change = withArg(before, FLAG, String(to));
-  const offered: ActionOffer<Params> = {
+  if (to === undefined) return null;
+  return offerArgChange<Params>(ctx, {
     action: 'lower-max-num-seqs',
-    summary: `Set --${FLAG}=${to}${change.from ? ` (from ${change.from})` : ''}: ${why}`,
-    target,
-    diff: diffLines([{ path: path.join('.'), before, after: change.args }]),
-    needsApproval: true,
-    params: { component: component.name, path, to, from: input.requests },
-  };
-  return offered;
+    component: input.component,
+    flag: FLAG,
+    value: String(to),
+    why: `the sampler's warm-up of ${input.requests} sequences ran out of GPU memory; its memory grows with the sequences vLLM batches`,
+    params: ({ component, path }) => ({ component, path, to, from: input.requests }),
+  });
 }
 
 export const lowerMaxNumSeqs: OfferingAction<Params, Input> = {
@@ -73,13 +54,9 @@ export const lowerMaxNumSeqs: OfferingAction<Params, Input> = {
     params,
     locate: locateInferenceService,
     build(live, p) {
-      const args = patchableArgs(live, p.path);
-      const set = argValue(args, FLAG);
-      if (set !== undefined && Number(set) <= p.to)
-        throw new RemediationError('REMEDIATION_NOTHING_TO_CHANGE', `--${FLAG} is already ${set}`);
-      const change = withArg(args, FLAG, String(p.to));
+      const change = argChangePatch(live, p.path, FLAG, p.to, { lowering: true });
       return {
-        patch: mergePatchAt(p.path, change.args),
+        patch: change.patch,
         summary: `Set --${FLAG}=${p.to} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
         risk: 'medium',
         riskNote: `A new pod rolls out; vLLM batches at most ${p.to} sequences at once${p.from ? ` (the warm-up failed at ${p.from})` : ''}, so under load more requests wait in its queue.`,

@@ -1,18 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
-import { kvCacheTokens, withMaxModelLen } from '../../../src/changes/max-model-len.js';
+import { kvCacheTokens } from '../../../src/changes/max-model-len.js';
+import { withArg } from '../../../src/changes/runtime-args.js';
 
-describe('withMaxModelLen', () => {
+describe('withArg on --max-model-len', () => {
   it('adds the flag when the args have none', () => {
-    expect(withMaxModelLen(['--model_id=x', '--backend=vllm'], 3664)).toEqual({
+    expect(withArg(['--model_id=x', '--backend=vllm'], 'max-model-len', '3664')).toEqual({
       args: ['--model_id=x', '--backend=vllm', '--max-model-len=3664'],
     });
   });
   it('replaces every spelling, in one arg or two, and says what it was', () => {
-    expect(withMaxModelLen(['--max_model_len=8192', '--dtype=half'], 4096)).toEqual({
+    expect(withArg(['--max_model_len=8192', '--dtype=half'], 'max-model-len', '4096')).toEqual({
       args: ['--dtype=half', '--max-model-len=4096'],
       from: '8192',
     });
-    expect(withMaxModelLen(['--model', '/mnt/models', '--max-model-len', '29000', '--port', '8080'], 23648)).toEqual({
+    expect(
+      withArg(['--model', '/mnt/models', '--max-model-len', '29000', '--port', '8080'], 'max-model-len', '23648'),
+    ).toEqual({
       args: ['--model', '/mnt/models', '--port', '8080', '--max-model-len=23648'],
       from: '29000',
     });
