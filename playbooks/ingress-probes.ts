@@ -60,7 +60,7 @@ export const ingressProbes: Playbook = {
     const [services, controllers, gateway] = await Promise.all([
       knativeServicesOf(ctx),
       optional(ctx.reader.pods(knativeNs, CONTROLLER_SELECTOR), []),
-      ctx.reader.gateway(knativeNs, 'knative-ingress-gateway'),
+      ctx.reader.readKind('IstioGateway', knativeNs, 'knative-ingress-gateway'),
     ]);
     if (services.length === 0) return [];
     const stuck = services.filter((s) =>
@@ -96,7 +96,7 @@ export const ingressProbes: Playbook = {
   },
   firstWave: (reader, _target, config) => [
     reader.pods(config.knativeNamespace, CONTROLLER_SELECTOR),
-    reader.gateway(config.knativeNamespace, 'knative-ingress-gateway'),
+    reader.readKind('IstioGateway', config.knativeNamespace, 'knative-ingress-gateway'),
   ],
 };
 

@@ -26,7 +26,6 @@ import {
   cacheRefOf,
   claimClassMismatch,
   jobNamespaceOf,
-  LOCAL_MODEL_NAMESPACE_CACHES,
 } from '../src/diagnosis/local-model-download.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { podsOf } from '../src/diagnosis/related-objects.js';
@@ -68,7 +67,7 @@ export const localModelCache: Playbook = {
     const nodes = [...new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => Boolean(n)))];
     const [cache, jobs, mismatch, nodeEvidence] = await Promise.all([
       ref.namespace
-        ? ctx.reader.getVersioned<CacheObject>(LOCAL_MODEL_NAMESPACE_CACHES, ref.namespace, cacheName)
+        ? ctx.reader.getVersioned<CacheObject>(KINDS.LocalModelNamespaceCache, ref.namespace, cacheName)
         : ctx.reader.getVersioned<CacheObject>(KINDS.LocalModelCache, '', cacheName),
       jobNamespaceOf(ctx),
       group ? claimClassMismatch(ctx, group) : Promise.resolve(undefined),

@@ -88,14 +88,14 @@ async function serverlessFlow(ctx: DiagnosisContext): Promise<Finding[]> {
     knativeServicesOf(ctx),
     revisionsOf(ctx),
     podsOf(ctx),
-    ctx.reader.virtualServices(ns),
+    ctx.reader.listKind('VirtualService', ns),
   ]);
   // no Knative Service yet (the controller never got that far): no flow to draw
   if (services.length === 0) return [];
   const topLevel = virtualServices.find((v) => v.metadata.name === ctx.target.name);
   const gatewayName = gatewaysOf(topLevel).find((g) => g !== 'mesh' && !/cluster-local|local-gateway/.test(g));
   const gatewayRef = parseGatewayRef(gatewayName ?? `${ctx.config.knativeNamespace}/knative-ingress-gateway`, ns);
-  const gateway = await ctx.reader.gateway(gatewayRef.namespace, gatewayRef.name);
+  const gateway = await ctx.reader.readKind('IstioGateway', gatewayRef.namespace, gatewayRef.name);
   const knativeVs = services.map((s) => ({
     ksvc: s,
     vs: virtualServices.filter((v) => v.metadata.name.startsWith(s.metadata.name)),

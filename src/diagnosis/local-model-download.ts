@@ -8,24 +8,8 @@
  */
 import type { Evidence } from '../findings/types.js';
 import { refOf } from '../kube/inference-service-view.js';
-import { KINDS, type VersionedResource } from '../kube/resources.js';
+import { KINDS } from '../kube/resources.js';
 import type { DiagnosisContext } from './playbook.js';
-
-/**
- * KServe 0.18+'s namespace-scoped cache (serving.kserve.io v1alpha1 LocalModelNamespaceCache): the same
- * spec and status as LocalModelCache, in the services' namespace. The defaulter prefers it over a
- * cluster-scoped cache whose sourceModelUri matches too, and labels the service with both its name
- * (`localmodel`) and namespace (`localmodel-namespace`). A LocalModelNode keys its state of such a model
- * `<namespace>/<name>`, its download Jobs carry `modelNamespace=<namespace>` next to model and node, and
- * the download claim in the Jobs' namespace is `<name>-<node group>-<namespace>-download`.
- */
-export const LOCAL_MODEL_NAMESPACE_CACHES: VersionedResource = {
-  group: 'serving.kserve.io',
-  versions: ['v1alpha1'],
-  plural: 'localmodelnamespacecaches',
-  kind: 'LocalModelNamespaceCache',
-  namespaced: true,
-};
 
 /** Which cache serves a model, by the service's labels: the kind, where it is, its key in a LocalModelNode. */
 export interface CacheRef {

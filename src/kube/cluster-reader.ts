@@ -509,12 +509,10 @@ export class ClusterReader {
     );
   }
 
-  /** An Istio Gateway (`readKind('IstioGateway', …)`, kept for the playbooks that call it). */
-  gateway(namespace: string, name: string): Promise<KubeObject | null> {
-    return this.readKind('IstioGateway', namespace, name);
-  }
-
-  /** Istio VirtualServices (`listKind('VirtualService', …)`, kept for the playbooks that call it). */
+  /**
+   * Istio VirtualServices: `listKind('VirtualService', …)`, the same memoised request. Kept only while
+   * playbooks/traffic-split.ts still calls it; read by kind everywhere else.
+   */
   virtualServices(namespace: string): Promise<KubeObject[]> {
     return this.listKind('VirtualService', namespace);
   }

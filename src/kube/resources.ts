@@ -83,6 +83,20 @@ export const KINDS = {
   ),
   /** KServe's local model cache (cluster-scoped from 0.15) and each node's download state. */
   LocalModelCache: vr('serving.kserve.io', ['v1alpha1'], 'localmodelcaches', 'LocalModelCache', false),
+  /**
+   * KServe 0.18+'s namespace-scoped cache: the same spec and status as LocalModelCache, in the services'
+   * namespace. The defaulter prefers it over a cluster-scoped cache whose sourceModelUri matches too, and
+   * labels the service with both its name (`localmodel`) and namespace (`localmodel-namespace`). A
+   * LocalModelNode keys its state of such a model `<namespace>/<name>`, its download Jobs carry
+   * `modelNamespace=<namespace>` next to model and node, and the download claim in the Jobs' namespace is
+   * `<name>-<node group>-<namespace>-download` (diagnosis/local-model-download.ts).
+   */
+  LocalModelNamespaceCache: vr(
+    'serving.kserve.io',
+    ['v1alpha1'],
+    'localmodelnamespacecaches',
+    'LocalModelNamespaceCache',
+  ),
   LocalModelNodeGroup: vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodegroups', 'LocalModelNodeGroup', false),
   LocalModelNode: vr('serving.kserve.io', ['v1alpha1'], 'localmodelnodes', 'LocalModelNode', false),
   Deployment: vr('apps', ['v1'], 'deployments', 'Deployment'),

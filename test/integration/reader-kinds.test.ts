@@ -75,7 +75,7 @@ it('reads one object of a kind, null when it is missing, and sends nothing for a
   const reader = newReader();
   const gateway = await reader.readKind('IstioGateway', 'knative-serving', 'knative-ingress-gateway');
   expect(gateway?.metadata.name).toBe('knative-ingress-gateway');
-  expect(await reader.gateway('knative-serving', 'knative-ingress-gateway')).toBe(gateway);
+  expect(await reader.readKind('IstioGateway', 'knative-serving', 'knative-ingress-gateway')).toBe(gateway);
   expect(await reader.readKind('IstioGateway', 'knative-serving', 'other-gateway')).toBeNull();
   const before = sim.requests.length;
   expect(await reader.listKind('ClusterRbacConfig', undefined)).toEqual([]);
