@@ -116,7 +116,6 @@ export const llmWorkloads: Playbook = {
               : []),
             ...own.slice(0, 4).map((p) => podStateEvidence(namespace, p)),
           ],
-          next: `Evidence missing: no pod of ${d.metadata.name} shows a cause the diagnosis knows; kubectl describe pods -n ${namespace} -l app.kubernetes.io/name=${name},kserve.io/component=workload and kubectl logs -n ${namespace} ${own[0]?.metadata?.name ?? `deploy/${d.metadata.name}`} -c main show where the model server stops`,
         }),
       );
     }

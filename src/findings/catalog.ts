@@ -27,7 +27,8 @@ import {
   VIRTUALSERVICE_MISSING_NEXT,
 } from './evidence-next-steps.js';
 import { editCommand, type ComponentField, type NextStepContext } from './next-step-context.js';
-import { podName } from './next-step-forms.js';
+import { byForms, form, podName, refsOfKind } from './next-step-forms.js';
+import { FALLBACK_LABEL } from './next-step-quality.js';
 import { storageEntryField, storageEntryIn } from './storage-entry.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -641,8 +642,26 @@ const table = {
     when: 'MainWorkloadReady / WorkerWorkloadReady / PrefillWorkloadReady is False, or its Deployment has fewer available replicas than wanted, and nothing more specific is visible in its pods',
     evidence: 'the workload Deployment or LeaderWorkerSet; its pods and their state; the condition',
     explains: ['LLMISVC_NOT_READY'],
-    next: (c) =>
-      `kubectl get pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name}; kubectl logs -n ${c.namespace} -l app.kubernetes.io/name=${c.name} -c main: the model server says why it does not start`,
+    next: byForms(
+      form(
+        'fallback: the workload Deployment and its pods, none of which shows a known cause',
+        (f) => refsOfKind(f, ['Deployment'])[0]?.name,
+        (c, f, deployment) => {
+          const pod = refsOfKind(f, ['Pod']).find((p) => p.name.startsWith(`${deployment}-`))?.name;
+          return `${FALLBACK_LABEL} no pod of ${deployment} shows a cause the diagnosis knows; kubectl describe pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name},kserve.io/component=workload and kubectl logs -n ${c.namespace} ${pod ?? `deploy/${deployment}`} -c main show where the model server stops`;
+        },
+        [
+          { kind: 'field', ref: 'Deployment ns/svc-kserve', text: 'replicas 1, availableReplicas 0' },
+          { kind: 'field', ref: 'Pod ns/svc-kserve-7d9f8-x2x4q', text: 'Running: main: running, not ready' },
+        ],
+      ),
+      form(
+        'fallback: the workload was not read',
+        () => true,
+        (c) =>
+          `${FALLBACK_LABEL} the workload's pods: kubectl get pods -n ${c.namespace} -l app.kubernetes.io/name=${c.name}; kubectl logs -n ${c.namespace} -l app.kubernetes.io/name=${c.name} -c main show why the model server does not start`,
+      ),
+    ),
   },
   LLMISVC_NOT_READY: {
     severity: 'error',
