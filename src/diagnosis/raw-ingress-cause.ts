@@ -130,6 +130,43 @@ function missingKeys(config: IngressConfig, named: string[]): string[] {
   return [...required].filter((k) => !ingressValue(config, k));
 }
 
+/** The first KServe release whose ConfigMap reads `disableIngressCreation` (config/configmap/inferenceservice.yaml). */
+const DISABLE_INGRESS_FROM = [0, 12];
+
+function atLeast(release: string | undefined, [major, minor]: number[]): boolean {
+  const [a = 0, b = 0] = (release ?? '').split('.').map(Number);
+  return a > (major ?? 0) || (a === major && b >= (minor ?? 0));
+}
+
+/**
+ * An Ingress at a beta version the cluster no longer serves (Kubernetes 1.22 removed
+ * networking.k8s.io/v1beta1 and extensions/v1beta1): what the cluster serves instead (discovery),
+ * the controller that writes it (every KServe release with RawDeployment, 0.7 on, writes
+ * networking.k8s.io/v1, so a beta Ingress comes from a build against the old API), and the way out
+ * that keeps this controller (`disableIngressCreation`, read from KServe 0.12).
+ */
+function removedIngressNext(
+  group: string,
+  version: string,
+  served: readonly string[],
+  release: string | undefined,
+  cm: string | undefined,
+  restart: string,
+): string {
+  const servesV1 = served.includes('v1') && group === 'networking.k8s.io';
+  const cluster = servesV1
+    ? `the cluster serves Ingress only at networking.k8s.io/v1 (Kubernetes 1.22+ removed ${group}/${version})`
+    : `the cluster does not serve Ingress at ${group}/${version} (Kubernetes 1.22 removed it; it serves ${group} at ${served.join(', ') || 'no version'})`;
+  const controller = `run a KServe controller that writes Ingress at networking.k8s.io/v1: every release with RawDeployment (0.7+) does${release ? `, so this ${release} controller is a build against ${group}/${version}: deploy KServe ${release}'s released controller image or a newer release` : ''}, then ${restart}`;
+  const disable =
+    cm && (!release || atLeast(release, DISABLE_INGRESS_FROM))
+      ? `; or, to route to the service yourself, ${cm}: set "disableIngressCreation": true in the ingress key`
+      : cm
+        ? `; or upgrade to KServe 0.12+ and set "disableIngressCreation": true in the ingress key of inferenceservice-config to route to the service yourself`
+        : '';
+  return `${cluster[0]?.toUpperCase()}${cluster.slice(1)}: ${controller}${disable}`;
+}
+
 /**
  * The finding when the service has no Ingress / HTTPRoute (or no Deployment, the config refused
  * first) and its cause is readable; [] otherwise (no ingress wanted, or nothing shows why).
@@ -213,7 +250,7 @@ export async function rawIngressCause(
   } else if (kind === 'Ingress' && version === 'v1') {
     next = `The cluster has no Ingress at networking.k8s.io/v1, which Kubernetes serves from 1.19${oldIngress.length ? ` (it serves Ingress at ${oldIngress.join(', ')})` : ''}: upgrade the cluster to Kubernetes 1.19+, or run a KServe built against ${oldIngress[0] ?? 'an Ingress version the cluster serves'}`;
   } else if (kind === 'Ingress') {
-    next = `Kubernetes 1.22 removed Ingress ${group}/${version}; the cluster ${servedText}: upgrade KServe to a release that writes Ingress at networking.k8s.io/v1 (0.7+)${release ? ` (this controller is ${release})` : ''}`;
+    next = removedIngressNext(group, version, served, release, cm, restart);
   } else {
     next = `The cluster ${servedText}: install the CRDs that serve ${kind} at ${group}/${version}, or upgrade KServe to a release that writes a version the cluster serves, then ${restart}`;
   }
