@@ -16,12 +16,4 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 30000,
-  // Exit when the run is over although one handle stays open, and only for this one (the reliability
-  // suite leaves none: jest.reliability.config.js turns this off). BullMQ 5.81 with ioredis 5: when a
-  // worker is closed while Redis is gone (test/e2e/shutdown-redis-down.test.ts), Worker.close() waits
-  // for its blocking connection's 'end' event, which an ioredis client disconnected in its reconnect
-  // back-off never emits; close(true) returns that same pending close, so the worker's lock-renewal
-  // timer (LockManager, every lockDuration / 4) is never cleared and keeps the process alive. Neither
-  // the lock manager nor the blocking connection is public, so the test cannot close them.
-  forceExit: true,
 };

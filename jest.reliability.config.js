@@ -11,6 +11,4 @@ export default {
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 300000,
   maxWorkers: 1,
-  // every test here closes what it opens: the run ends on its own (jest.config.js says why it does not)
-  forceExit: false,
 };
