@@ -100,7 +100,7 @@ async function serviceFindings(ctx: DiagnosisContext, ksvc: KnativeService, revi
         subject: revisionRef,
         title: `Revision ${latest.metadata.name} failed with ExitCode137: the container ran out of memory`,
         evidence: revisionConditions(latest, ns),
-        remediation: await offerFix('raise-memory-limit', ctx, { component }),
+        remediation: await offerFix('raise-memory-limit', ctx, { component, revision: latest.metadata.name }),
         component,
         revision: latest.metadata.name,
       }),

@@ -105,7 +105,7 @@ async function crashFindings(
     text: `${failure.container}: ${failure.reason}${failure.exitCode !== undefined ? `, exit code ${failure.exitCode}` : ''}, ${failure.restarts} restart(s)${limit ? `, memory limit ${limit}` : ''}`,
   };
   if (failure.reason === 'OOMKilled' || failure.exitCode === 137) {
-    const remediation = await offerFix('raise-memory-limit', ctx, { component });
+    const remediation = await offerFix('raise-memory-limit', ctx, { component, revision });
     return [
       finding('OOM_KILLED', {
         subject,

@@ -19,7 +19,8 @@ import {
 } from '../../changes/memory-cap.js';
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { Remediation } from '../../findings/types.js';
-import { componentsOf, refOf } from '../../kube/inference-service-view.js';
+import { componentViewOf } from '../../diagnosis/field-path.js';
+import { refOf } from '../../kube/inference-service-view.js';
 import { locateInferenceService } from '../find-inference-service.js';
 import { patchAction } from '../patch-action.js';
 import type { ActionOffer, OfferContext, OfferingAction } from '../types.js';
@@ -37,26 +38,23 @@ type Params = z.infer<typeof params>;
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
-/** The offer for the component that was OOMKilled (the predictor when unknown); null without one. */
-async function offer(ctx: OfferContext, input: { component: string | undefined }): Promise<Remediation | null> {
-  const components = componentsOf(ctx.target.isvc);
-  const component = components.find((c) => c.name === (input.component ?? 'predictor') && !c.canary) ?? components[0];
+/**
+ * The offer for the component that was OOMKilled (the predictor when unknown), in the revision or
+ * Deployment the killed pod ran (a canary's own fields, never the stable predictor's); null without one.
+ */
+async function offer(
+  ctx: OfferContext,
+  input: { component: string | undefined; revision?: string | undefined },
+): Promise<Remediation | null> {
+  const component = componentViewOf(ctx.target.isvc, input.component, input.revision);
   if (!component) return null;
   const from = {
     ...(component.memoryLimit ? { limit: component.memoryLimit } : {}),
     ...(component.memoryRequest ? { request: component.memoryRequest } : {}),
   };
   const target = refOf('InferenceService', ctx.target.namespace, ctx.target.name);
-  const resources = component.resourcesPath.join('.');
-  if (!memoryPathPatchable(component.resourcesPath)) {
-    return {
-      action: 'manual',
-      summary: `Raise the memory limit at ${resources}.limits.memory by hand (it is inside a container list, which a merge patch cannot reach)`,
-      target,
-      needsApproval: false,
-      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${resources}.limits.memory`,
-    };
-  }
+  // a list index as a person reads it: spec.canary[0].predictor…, spec.predictor.containers[0]…
+  const resources = component.resourcesPath.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]');
   let change: MemoryChange;
   try {
     change = raisedMemory({
@@ -74,6 +72,14 @@ async function offer(ctx: OfferContext, input: { component: string | undefined }
       manual: `# ${resources}.limits.memory is ${from.limit ?? from.request}\nkubectl -n ${ctx.target.namespace} get limitrange -o yaml   # the namespace's cap`,
     };
   }
+  if (!memoryPathPatchable(component.resourcesPath))
+    return {
+      action: 'manual',
+      summary: `Raise the memory limit at ${resources}.limits.memory${from.limit ? ` from ${from.limit}` : ''} to ${change.limit} by hand (it is inside a list, which a merge patch cannot reach)`,
+      target,
+      needsApproval: false,
+      manual: `kubectl -n ${ctx.target.namespace} edit inferenceservice ${ctx.target.name}   # ${resources}.limits.memory: ${change.limit}`,
+    };
   const offered: ActionOffer<Params> = {
     action: 'raise-memory-limit',
     summary: describeMemoryChange(component.name, from, change),
@@ -90,7 +96,10 @@ async function offer(ctx: OfferContext, input: { component: string | undefined }
   return offered;
 }
 
-export const raiseMemoryLimit: OfferingAction<Params, { component: string | undefined }> = {
+export const raiseMemoryLimit: OfferingAction<
+  Params,
+  { component: string | undefined; revision?: string | undefined }
+> = {
   ...patchAction<Params>({
     id: 'raise-memory-limit',
     title: 'Raise the memory limit',
