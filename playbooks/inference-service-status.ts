@@ -22,9 +22,8 @@ import { ForbiddenError } from '../src/kube/errors.js';
 import { conditionOf, deploymentMode, formatCondition, refOf } from '../src/kube/inference-service-view.js';
 import type { Condition } from '../src/kube/schemas.js';
 import { stopState } from '../src/kube/stop-state.js';
+import { isObj, type PlainObject as Obj } from '../src/core/plain-object.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const REVISION_MISSING = /^Revision(Missing|Failed)$/;
 
 export const inferenceServiceStatus: Playbook = {

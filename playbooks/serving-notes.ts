@@ -20,9 +20,7 @@ import { ForbiddenError } from '../src/kube/errors.js';
 import { componentsOf, isReady, isvcUrl, refOf } from '../src/kube/inference-service-view.js';
 import { isModelContainer } from '../src/kube/pod-status.js';
 import type { KubeObject } from '../src/kube/schemas.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type PlainObject as Obj } from '../src/core/plain-object.js';
 
 export const servingNotes: Playbook = {
   id: 'serving-notes',

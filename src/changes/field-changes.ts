@@ -2,6 +2,7 @@
  * The fields a patch changes: the live object compared with what the API server answered to the
  * dry run, leaf by leaf (metadata and status left out), shown to the approver as before/after lines.
  */
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 /** One changed field, before and after (undefined: absent). */
 export interface FieldChange {
@@ -9,9 +10,6 @@ export interface FieldChange {
   before: unknown;
   after: unknown;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Changed leaves between `before` and `after` under the top-level keys that matter (spec, data…). */
 export function fieldChanges(before: unknown, after: unknown, options: { ignore?: string[] } = {}): FieldChange[] {

@@ -3,9 +3,7 @@
  * recursively, null removes a key, anything else (arrays included) replaces. A plan made from
  * objects already read computes the change this way instead of asking the API server.
  */
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObj(patch)) return structuredClone(patch);

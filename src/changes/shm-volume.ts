@@ -8,13 +8,12 @@
  * compute the same lists.
  */
 import { parseMemory } from '../core/memory-quantity.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 export const SHM_PATH = '/dev/shm';
 export const SHM_SIZE = '2Gi';
 const SHM_VOLUME = 'dshm';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 export interface ShmChange {

@@ -11,9 +11,7 @@
 import { componentsOf, type ComponentView } from '../kube/inference-service-view.js';
 import type { InferenceServiceObject } from '../kube/schemas.js';
 import { standardCanaries } from '../kube/standard-canary.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 /** Objects merged key by key, the rest replaced: how the controller lays a canary's predictor over the stable one. */
 function overlaid(base: Obj, over: Obj): Obj {

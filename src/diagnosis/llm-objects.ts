@@ -13,9 +13,8 @@ import type { ClusterReader } from '../kube/cluster-reader.js';
 import type { Condition, KubeObject } from '../kube/schemas.js';
 import { KINDS, llmInferenceServiceSelector } from '../kube/resources.js';
 import type { DiagnosisContext } from './playbook.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const objAt = (o: unknown, ...path: string[]): Obj | undefined => {
   let cur: unknown = o;

@@ -14,6 +14,7 @@ import { matchesLabelSelector } from '../kube/label-selector.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { DiagnosisContext } from './playbook.js';
 import type { Evidence } from '../findings/types.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 export const ISTIO_NAMESPACE = 'istio-system';
 
@@ -23,9 +24,6 @@ export interface ProbeBlocker {
   what: string;
   evidence: Evidence;
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The scalar leaves of an object as "path: value" lines (relevant keys first). */
 export function flatten(value: unknown, prefix = ''): string[] {

@@ -15,12 +15,10 @@ import { refOf } from '../kube/inference-service-view.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { ingressConfigOf, ingressValue } from './ingress-config.js';
 import type { DiagnosisContext } from './playbook.js';
+import { isObj } from '../core/plain-object.js';
 
 const DEFAULT_CLASS = 'ingressclass.kubernetes.io/is-default-class';
 const LEGACY_CLASS = 'kubernetes.io/ingress.class';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The load-balancer addresses an ingress controller wrote on the Ingress (none: no controller serves it). */
 function addressesOf(ingress: KubeObject): string[] {

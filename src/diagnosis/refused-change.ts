@@ -10,9 +10,8 @@
  */
 import type { Finding } from '../findings/types.js';
 import type { InferenceServiceObject } from '../kube/schemas.js';
+import { isObj } from '../core/plain-object.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface RefusedChange {

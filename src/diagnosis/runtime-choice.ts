@@ -12,9 +12,7 @@ import type { Evidence, Finding } from '../findings/types.js';
 import { editCommand } from '../findings/next-step-context.js';
 import { kserveVersionOfImage } from '../signatures/version-facts.js';
 import { controllerContainerOf, controllerPods } from './controller-lines.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 interface Runtime {
   kind: 'ServingRuntime' | 'ClusterServingRuntime';

@@ -12,6 +12,7 @@
  *   evidence was missing and the command that gets it, and may speak generally.
  */
 import type { Finding } from './types.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 /** How a next step that had no evidence to go on starts. */
 export const FALLBACK_LABEL = 'Evidence missing:';
@@ -63,9 +64,6 @@ export function genericPhrasesIn(next: string): string[] {
     return m ? [m[0]] : [];
   });
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keys a person may add where they are missing, by what holds them. */
 const COMPONENT_KEYS = new Set([

@@ -1,4 +1,5 @@
 import type { Condition, InferenceServiceObject, KubeObject } from './schemas.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 /**
  * One reading of an InferenceService across its API versions: serving.kserve.io/v1beta1 and
@@ -47,8 +48,6 @@ export interface ComponentView {
   userContainer: boolean;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export function apiGroupOf(apiVersion: string): string {

@@ -11,9 +11,7 @@
  * shares and leaves a canary that is not ready out of it.
  */
 import type { KubeObject } from './schemas.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 export interface StandardCanary {
   /** Its index in spec.canary. */

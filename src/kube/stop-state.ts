@@ -3,6 +3,7 @@
  * who set the annotation: the managedFields entry that owns it (its manager, operation and time).
  */
 import type { KubeObject } from './schemas.js';
+import { isObj, type PlainObject as Obj } from '../core/plain-object.js';
 
 export const STOP_ANNOTATION = 'serving.kserve.io/stop';
 
@@ -14,9 +15,6 @@ export interface StopState {
   stoppedCondition: boolean;
   setBy?: { manager: string; operation?: string; time?: string };
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function stopState(obj: KubeObject): StopState {
   const value = obj.metadata.annotations?.[STOP_ANNOTATION];

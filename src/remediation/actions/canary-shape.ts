@@ -8,6 +8,7 @@
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { KubeObject } from '../../kube/schemas.js';
 import { type StandardCanary, stableDeploymentName, standardCanaries } from '../../kube/standard-canary.js';
+import { isObj } from '../../core/plain-object.js';
 
 export type CanaryShape =
   | { kind: 'v1beta1'; percent: number | undefined }
@@ -26,9 +27,6 @@ export type CanaryShape =
       canary: Record<string, unknown> | undefined;
       default: Record<string, unknown>;
     };
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function canaryShape(isvc: KubeObject): CanaryShape {
   const spec = isObj(isvc.spec) ? isvc.spec : {};
