@@ -76,7 +76,7 @@ export const trafficSplit: Playbook = {
       knativeServicesOf(ctx),
       revisionsOf(ctx),
       podsOf(ctx),
-      ctx.reader.virtualServices(ns),
+      ctx.reader.listKind('VirtualService', ns),
     ]);
     const out: Finding[] = [];
     const percent = canaryTrafficPercent(ctx.target.isvc);

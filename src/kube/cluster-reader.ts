@@ -509,14 +509,6 @@ export class ClusterReader {
     );
   }
 
-  /**
-   * Istio VirtualServices: `listKind('VirtualService', …)`, the same memoised request. Kept only while
-   * playbooks/traffic-split.ts still calls it; read by kind everywhere else.
-   */
-  virtualServices(namespace: string): Promise<KubeObject[]> {
-    return this.listKind('VirtualService', namespace);
-  }
-
   pods(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
     return this.once(`pods/${namespace}/${labelSelector ?? ''}`, () =>
       this.call(
