@@ -38,3 +38,11 @@ export async function diagnosedScenario(
   };
   return { sim, report, ctx };
 }
+
+/** The dryRun query of each PATCH the simulator received since request number `since`: a plan sends only ['All']. */
+export function patchDryRunsSince(sim: RunningSimulator, since: number): unknown[] {
+  return sim.requests
+    .slice(since)
+    .filter((r) => r.verb === 'patch')
+    .map((r) => r.query.dryRun);
+}

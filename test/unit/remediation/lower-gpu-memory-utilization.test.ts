@@ -4,7 +4,7 @@
  * (at or below the default; an OOM while the weights load), and the report's offer equal to the plan
  * (dry run, no write) on llm-runtime-vllm-sampler-warmup-oom-gpu-util-095.
  */
-import { diagnosedScenario } from './diagnosed-scenario.js';
+import { diagnosedScenario, patchDryRunsSince } from './diagnosed-scenario.js';
 import { diffLines } from '../../../src/changes/field-changes.js';
 import {
   gpuMemoryUtilization,
@@ -78,12 +78,7 @@ describe('lower-gpu-memory-utilization', () => {
     expect((plan.changes[0]!.after as string[]).at(-1)).toBe('--gpu-memory-utilization=0.9');
     expect(plan.changes[0]!.after).not.toContain('--gpu-memory-utilization=0.95');
     expect(plan.risk).toBe('medium');
-    expect(
-      sim.requests
-        .slice(before)
-        .filter((r) => r.verb === 'patch')
-        .map((r) => r.query.dryRun),
-    ).toEqual(['All']);
+    expect(patchDryRunsSince(sim, before)).toEqual(['All']);
     expect(action.label(plan, plan.params, 'GPU_OUT_OF_MEMORY')).toBe('Set --gpu-memory-utilization=0.9');
   });
 

@@ -10,7 +10,7 @@ import { diffLines } from '../../../src/changes/field-changes.js';
 import { fewerSequencesFor } from '../../../src/changes/max-num-seqs.js';
 import { withArg } from '../../../src/changes/runtime-args.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
-import { diagnosedScenario } from './diagnosed-scenario.js';
+import { diagnosedScenario, patchDryRunsSince } from './diagnosed-scenario.js';
 
 const TARGET = { namespace: 'inference', name: 'qwq-32b' };
 const ARGS = ['spec', 'predictor', 'model', 'args'];
@@ -44,12 +44,7 @@ describe('lower-max-num-seqs', () => {
     expect(oom!.remediation!.diff).toEqual(diffLines(plan.changes));
     expect((plan.changes[0]!.after as string[]).at(-1)).toBe('--max-num-seqs=512');
     expect(plan.risk).toBe('medium');
-    expect(
-      sim.requests
-        .slice(before)
-        .filter((r) => r.verb === 'patch')
-        .map((r) => r.query.dryRun),
-    ).toEqual(['All']);
+    expect(patchDryRunsSince(sim, before)).toEqual(['All']);
     expect(action.label(plan, plan.params, 'GPU_OUT_OF_MEMORY')).toBe('Set --max-num-seqs=512');
   });
 

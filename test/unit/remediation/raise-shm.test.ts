@@ -4,7 +4,7 @@
  * (llm-runtime-vllm-tp4-nccl-dev-shm-no-space), and the merge patch of the whole lists for a model
  * spec: planned with a dry run, no write, every other entry kept.
  */
-import { diagnosedScenario } from './diagnosed-scenario.js';
+import { diagnosedScenario, patchDryRunsSince } from './diagnosed-scenario.js';
 import { withShm } from '../../../src/changes/shm-volume.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
 
@@ -117,12 +117,7 @@ describe('raise-shm', () => {
       ].sort(),
     );
     expect(plan.risk).toBe('medium');
-    expect(
-      sim.requests
-        .slice(before)
-        .filter((r) => r.verb === 'patch')
-        .map((r) => r.query.dryRun),
-    ).toEqual(['All']);
+    expect(patchDryRunsSince(sim, before)).toEqual(['All']);
     expect(action.label(plan, plan.params, 'SHM_TOO_SMALL')).toBe('Mount /dev/shm (2Gi)');
   });
 });

@@ -3,7 +3,7 @@
  * diff is the plan's: the annotation "true" → "false", dry run, no write), not when Argo CD owns it
  * (it would set it back); the annotation diff helper; the plan refuses a service that is not stopped.
  */
-import { diagnosedScenario } from './diagnosed-scenario.js';
+import { diagnosedScenario, patchDryRunsSince } from './diagnosed-scenario.js';
 import { annotationChanges, diffLines } from '../../../src/changes/field-changes.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
 
@@ -47,8 +47,7 @@ describe('resume-stopped-service', () => {
     });
     expect(plan.risk).toBe('medium');
     expect(plan.riskNote).toContain('kubectl-annotate');
-    const patches = sim.requests.slice(before).filter((r) => r.verb === 'patch');
-    expect(patches.map((r) => r.query.dryRun)).toEqual(['All']);
+    expect(patchDryRunsSince(sim, before)).toEqual(['All']);
     expect(action.label(plan, plan.params, 'ISVC_STOPPED')).toBe('Resume (stop: "false")');
   });
 

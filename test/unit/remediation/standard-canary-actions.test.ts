@@ -5,7 +5,7 @@
  * promote makes the canary's predictor (with its name) the stable one and drops the entry; the
  * split sets the entry's trafficPercent; the rollout view reads the route's rule from canaryStatuses.
  */
-import { diagnosedScenario } from './diagnosed-scenario.js';
+import { diagnosedScenario, patchDryRunsSince } from './diagnosed-scenario.js';
 import { diffLines } from '../../../src/changes/field-changes.js';
 import { ACTIONS } from '../../../src/remediation/actions/index.js';
 import { rolloutView } from '../../../src/remediation/rollout-view.js';
@@ -89,8 +89,7 @@ describe('Standard-mode canary: actions', () => {
     expect(plan.changes.map((c) => c.path).every((p) => p.startsWith('spec.canary'))).toBe(true);
     expect(diffLines(plan.changes).length).toBeGreaterThan(0);
     expect(action.label(plan, plan.params, 'CANARY_UNHEALTHY')).toBe('Roll back to isvc-canary-create-predictor');
-    const patches = sim.requests.slice(before).filter((r) => r.verb === 'patch');
-    expect(patches.map((r) => r.query.dryRun)).toEqual(['All']);
+    expect(patchDryRunsSince(sim, before)).toEqual(['All']);
     expect(live(sim).spec.canary).toHaveLength(1);
     // applied once: the entry is gone; a second apply of the same proposal recognises its own write
     expect(await action.apply(ctx, plan, 'prop-1')).toBe('applied');
