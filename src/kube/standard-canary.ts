@@ -1,5 +1,5 @@
 /**
- * The Standard-mode (RawDeployment) canary of KServe 0.20 (kserve/kserve#5672), read from the
+ * The Standard-mode (RawDeployment) canary of KServe 0.20, read from the
  * InferenceService alone (pure). The spec declares it as a list, `spec.canary[]`, each entry a
  * `predictor` (whose `name` is required) and a `trafficPercent`; the controller makes one Deployment
  * and Service per entry named `<isvc>-<predictor.name>-predictor` (the stable one is

@@ -3,7 +3,7 @@
  * `spec.predictor.canaryTrafficPercent` on one component spec (Serverless); v1alpha2 has
  * `spec.default`, `spec.canary` and `spec.canaryTrafficPercent`; KServe 0.20's Standard mode has
  * the list `spec.canary[]` (each `predictor`, with its `name`, and `trafficPercent`) next to
- * `spec.predictor` (kserve/kserve#5672).
+ * `spec.predictor` (src/kube/standard-canary.ts reads it).
  */
 import { RemediationError } from '../../changes/remediation-error.js';
 import type { KubeObject } from '../../kube/schemas.js';

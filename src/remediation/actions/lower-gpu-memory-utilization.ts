@@ -13,10 +13,7 @@
 import { z } from 'zod';
 import { GPU_MEMORY_UTILIZATION_FLAG as FLAG, lowerUtilizationFor } from '../../changes/gpu-memory-utilization.js';
 import type { Remediation } from '../../findings/types.js';
-import { locateInferenceService } from '../find-inference-service.js';
-import { paramText } from '../param-text.js';
-import { patchAction } from '../patch-action.js';
-import { argChangePatch, offerArgChange } from '../runtime-arg-change.js';
+import { argFlagAction, offerArgChange } from '../runtime-arg-change.js';
 import type { OfferContext, OfferingAction } from '../types.js';
 
 const params = z.object({
@@ -50,21 +47,15 @@ function offer(ctx: OfferContext, input: Input): Remediation | null {
 }
 
 export const lowerGpuMemoryUtilization: OfferingAction<Params, Input> = {
-  ...patchAction<Params>({
+  ...argFlagAction<Params>({
     id: 'lower-gpu-memory-utilization',
     title: 'Lower --gpu-memory-utilization to leave GPU memory for the warm-up',
-    label: (_plan, q) => (paramText(q.to) ? `Set --${FLAG}=${paramText(q.to)}` : `Lower --${FLAG}`),
+    flag: FLAG,
     params,
-    locate: locateInferenceService,
-    build(live, p) {
-      const change = argChangePatch(live, p.path, FLAG, p.to, { lowering: true });
-      return {
-        patch: change.patch,
-        summary: `Set --${FLAG}=${p.to} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
-        risk: 'medium',
-        riskNote: `A new pod rolls out; vLLM keeps ${p.to} of each GPU for weights and KV cache, so the KV cache is smaller (fewer tokens cached at once) and the rest is left for the warm-up.`,
-      };
-    },
+    value: (p) => p.to,
+    lowering: true,
+    riskNote: (p) =>
+      `A new pod rolls out; vLLM keeps ${p.to} of each GPU for weights and KV cache, so the KV cache is smaller (fewer tokens cached at once) and the rest is left for the warm-up.`,
   }),
   offer,
 };

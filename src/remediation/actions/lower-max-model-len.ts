@@ -9,10 +9,7 @@
 import { z } from 'zod';
 import { MAX_MODEL_LEN_FLAG as FLAG } from '../../changes/max-model-len.js';
 import type { Remediation } from '../../findings/types.js';
-import { locateInferenceService } from '../find-inference-service.js';
-import { paramText } from '../param-text.js';
-import { patchAction } from '../patch-action.js';
-import { argChangePatch, offerArgChange } from '../runtime-arg-change.js';
+import { argFlagAction, offerArgChange } from '../runtime-arg-change.js';
 import type { OfferContext, OfferingAction } from '../types.js';
 
 const params = z.object({
@@ -37,21 +34,13 @@ function offer(ctx: OfferContext, input: { component: string | undefined; tokens
 }
 
 export const lowerMaxModelLen: OfferingAction<Params, { component: string | undefined; tokens: number }> = {
-  ...patchAction<Params>({
+  ...argFlagAction<Params>({
     id: 'lower-max-model-len',
     title: 'Set --max-model-len to what the KV cache holds',
-    label: (_plan, q) => (paramText(q.tokens) ? `Set --${FLAG}=${paramText(q.tokens)}` : `Set --${FLAG}`),
+    flag: FLAG,
     params,
-    locate: locateInferenceService,
-    build(live, p) {
-      const change = argChangePatch(live, p.path, FLAG, p.tokens);
-      return {
-        patch: change.patch,
-        summary: `Set --${FLAG}=${p.tokens} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
-        risk: 'medium',
-        riskNote: `A new pod rolls out; prompts and completions longer than ${p.tokens} tokens are refused.`,
-      };
-    },
+    value: (p) => p.tokens,
+    riskNote: (p) => `A new pod rolls out; prompts and completions longer than ${p.tokens} tokens are refused.`,
   }),
   offer,
 };

@@ -11,10 +11,7 @@
 import { z } from 'zod';
 import { fewerSequencesFor, MAX_NUM_SEQS_FLAG as FLAG } from '../../changes/max-num-seqs.js';
 import type { Remediation } from '../../findings/types.js';
-import { locateInferenceService } from '../find-inference-service.js';
-import { paramText } from '../param-text.js';
-import { patchAction } from '../patch-action.js';
-import { argChangePatch, offerArgChange } from '../runtime-arg-change.js';
+import { argFlagAction, offerArgChange } from '../runtime-arg-change.js';
 import type { OfferContext, OfferingAction } from '../types.js';
 
 const params = z.object({
@@ -47,21 +44,15 @@ function offer(ctx: OfferContext, input: Input): Remediation | null {
 }
 
 export const lowerMaxNumSeqs: OfferingAction<Params, Input> = {
-  ...patchAction<Params>({
+  ...argFlagAction<Params>({
     id: 'lower-max-num-seqs',
     title: 'Lower --max-num-seqs so the sampler warm-up fits in GPU memory',
-    label: (_plan, q) => (paramText(q.to) ? `Set --${FLAG}=${paramText(q.to)}` : `Lower --${FLAG}`),
+    flag: FLAG,
     params,
-    locate: locateInferenceService,
-    build(live, p) {
-      const change = argChangePatch(live, p.path, FLAG, p.to, { lowering: true });
-      return {
-        patch: change.patch,
-        summary: `Set --${FLAG}=${p.to} on the ${p.component}${change.from ? ` (from ${change.from})` : ''}`,
-        risk: 'medium',
-        riskNote: `A new pod rolls out; vLLM batches at most ${p.to} sequences at once${p.from ? ` (the warm-up failed at ${p.from})` : ''}, so under load more requests wait in its queue.`,
-      };
-    },
+    value: (p) => p.to,
+    lowering: true,
+    riskNote: (p) =>
+      `A new pod rolls out; vLLM batches at most ${p.to} sequences at once${p.from ? ` (the warm-up failed at ${p.from})` : ''}, so under load more requests wait in its queue.`,
   }),
   offer,
 };

@@ -1,5 +1,5 @@
 /**
- * The Standard-mode canary of KServe 0.20 (spec.canary[], kserve/kserve#5672), diagnosed through the
+ * The Standard-mode canary of KServe 0.20 (spec.canary[]; test/scenarios/canary-standard-*), diagnosed through the
  * simulator and client-node: the failing canary's finding names its Deployment, its pods' cause and
  * its spec entry, and offers the rollback its plan makes (the entry removed, dry run, no write);
  * promote makes the canary's predictor (with its name) the stable one and drops the entry; the
