@@ -150,7 +150,7 @@ function imageMismatch(worker: V1Pod, head: V1Pod | undefined): { head: string; 
 /**
  * Where the worker's image comes from, so the next step edits that field: the InferenceService's own
  * workerSpec container, else its runtime's `spec.workerSpec` (KServe merges the two, the
- * InferenceService's winning); `runtimeVersion` on the model sets the head's tag only.
+ * InferenceService's winning); a model's `runtimeVersion` decides when it is the head's image tag.
  */
 type ImageSetBy =
   | { by: 'isvc'; field: string }
@@ -227,7 +227,12 @@ function imageFix(
     case 'isvc':
       return `kubectl edit inferenceservice ${isvc} -n ${ns}: ${setBy.field} is ${images.worker}; set it to the head's ${images.head} (or remove it so the runtime's worker image applies)`;
     case 'runtime-version':
-      return `kubectl edit inferenceservice ${isvc} -n ${ns}: spec.predictor.model.runtimeVersion ${setBy.runtimeVersion} sets the head's image tag only, the worker keeps ${images.worker}${setBy.runtime ? ` from ${setBy.runtime.kind} ${setBy.runtime.name}'s spec.workerSpec` : ''}; remove runtimeVersion${setBy.runtime ? `, or set spec.workerSpec's image to ${images.head} there (${edit(setBy.runtime)})` : ''}`;
+      // runtimeVersion decides only when it is the head's tag; otherwise the runtime's images do
+      if (images.head.endsWith(`:${setBy.runtimeVersion}`))
+        return `kubectl edit inferenceservice ${isvc} -n ${ns}: spec.predictor.model.runtimeVersion ${setBy.runtimeVersion} gives the head ${images.head} while the worker runs ${images.worker}${setBy.runtime ? ` (${setBy.runtime.kind} ${setBy.runtime.name}'s spec.workerSpec)` : ''}; remove runtimeVersion${setBy.runtime ? `, or set spec.workerSpec's image to ${images.head} there (${edit(setBy.runtime)})` : ''}`;
+      return setBy.runtime
+        ? imageFix(images, { by: 'runtime', runtime: setBy.runtime }, ns, isvc)
+        : imageFix(images, undefined, ns, isvc);
     case 'runtime':
       return `${edit(setBy.runtime)}: spec.workerSpec's container image is ${setBy.runtime.workerImage ?? images.worker} while the head runs ${images.head}${setBy.runtime.headImage && setBy.runtime.headImage !== images.head ? ` (spec.containers: ${setBy.runtime.headImage})` : ''}; make them the same image`;
     default:

@@ -82,14 +82,23 @@ describe('multinode-workers: a worker on another image', () => {
     );
   });
 
-  it("says runtimeVersion sets the head's tag only, naming the runtime whose workerSpec keeps the old image", async () => {
+  it('says runtimeVersion gives the head its tag, naming the runtime whose workerSpec keeps the old image', async () => {
     const f = await workerFinding((objects) => {
       isvcOf(objects).spec.predictor.model.runtimeVersion = 'v0.19.0-gpu';
       objects.push(runtime(OLD_IMAGE) as unknown as Obj);
     });
     expect(f.next).toContain(
-      `spec.predictor.model.runtimeVersion v0.19.0-gpu sets the head's image tag only, the worker keeps ${OLD_IMAGE} from ClusterServingRuntime kserve-huggingfaceserver-multinode's spec.workerSpec; remove runtimeVersion, or set spec.workerSpec's image to ${HEAD_IMAGE} there (kubectl edit clusterservingruntime kserve-huggingfaceserver-multinode)`,
+      `spec.predictor.model.runtimeVersion v0.19.0-gpu gives the head ${HEAD_IMAGE} while the worker runs ${OLD_IMAGE} (ClusterServingRuntime kserve-huggingfaceserver-multinode's spec.workerSpec); remove runtimeVersion, or set spec.workerSpec's image to ${HEAD_IMAGE} there (kubectl edit clusterservingruntime kserve-huggingfaceserver-multinode)`,
     );
+  });
+
+  it("leaves a runtimeVersion that is not the head's tag out, and edits the runtime", async () => {
+    const f = await workerFinding((objects) => {
+      isvcOf(objects).spec.predictor.model.runtimeVersion = 'v0.17.0-gpu';
+      objects.push(runtime(OLD_IMAGE) as unknown as Obj);
+    });
+    expect(f.next).toMatch(/^kubectl edit clusterservingruntime kserve-huggingfaceserver-multinode: /);
+    expect(f.next).not.toContain('runtimeVersion');
   });
 
   it("edits the runtime's spec.workerSpec when the runtime gives the two containers different images", async () => {
