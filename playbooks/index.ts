@@ -7,6 +7,7 @@ import { ingressProbes } from './ingress-probes.js';
 import { knativeService } from './knative-service.js';
 import { llmConditions } from './llm-conditions.js';
 import { llmRouter } from './llm-router.js';
+import { llmRoutingGroup } from './llm-routing-group.js';
 import { llmWorkloads } from './llm-workloads.js';
 import { localModelCache } from './local-model-cache.js';
 import { modelContainer } from './model-container.js';
@@ -50,4 +51,5 @@ export const ALL_PLAYBOOKS: readonly Playbook[] = [
   llmRouter,
   llmWorkloads,
   llmConditions,
+  llmRoutingGroup,
 ];

@@ -672,6 +672,31 @@ const table = {
     next: (c) =>
       `kubectl describe llminferenceservice ${c.name} -n ${c.namespace}: the sub-conditions name the workload or router part that is not ready`,
   },
+  LLM_GROUP_ROUTES_UNREADY_MEMBER: {
+    severity: 'error',
+    title: 'A routing group still sends traffic to a member that is not ready',
+    when: "a member of the LLMInferenceService's routing group (`spec.router.route.group`, KServe 0.20), or the service itself, is not Ready but still routable by the controller's rule (RouterReady True and a ready replica in every workload) and has a weight above 0: it keeps its share of the group's traffic",
+    evidence:
+      "the member's Ready condition and its workloads' ready replicas; its weight against the group's total; the members that are Ready and take the rest",
+    explains: [],
+    readyVerdict: 'is Ready, but its traffic split still sends requests to a member that is not ready',
+    next: (c, f) => {
+      const member = refsOfKind(f, ['LLMInferenceService']).find((r) => r.name !== c.name)?.name ?? c.name;
+      return `kubectl patch llminferenceservice ${member} -n ${c.namespace} --type merge -p '{"spec":{"router":{"route":{"weight":0}}}}' takes it out of the split while it is fixed; set its weight back once it is Ready`;
+    },
+  },
+  LLM_GROUP_MEMBER_DIVERGENT: {
+    severity: 'error',
+    title: 'A routing group member serves other model names and is left out of the split',
+    when: "the LLMInferenceService is in a routing group (`spec.router.route.group`, KServe 0.20) and another member serves another model set (status.addresses[].models, else spec.model.name and its LoRA adapters): the controller leaves it out of this service's HTTPRoute, so the weights are not what is routed (GroupDegraded=True, MemberDivergence, outside the Ready rollup)",
+    evidence: "each member's model names and weight; GroupDegraded; the members this service's route splits over",
+    explains: [],
+    readyVerdict: 'is Ready, but its traffic split leaves out a member that serves other model names',
+    next: (c, f) => {
+      const member = refsOfKind(f, ['LLMInferenceService']).find((r) => r.name !== c.name)?.name;
+      return `every member of the group must serve the same model names: kubectl get llminferenceservice -n ${c.namespace} -o custom-columns=NAME:.metadata.name,GROUP:.spec.router.route.group,MODEL:.spec.model.name,WEIGHT:.spec.router.route.weight, then set spec.model.name of ${member ?? 'the divergent member'} to the name ${c.name} serves (or take it out of the group)`;
+    },
+  },
   ISVC_NOT_READY: {
     severity: 'error',
     title: 'The InferenceService is not ready',

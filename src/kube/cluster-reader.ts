@@ -335,12 +335,12 @@ export class ClusterReader {
     });
   }
 
-  /** LLMInferenceService names in a namespace (for "did you mean" and status). */
-  llmInferenceServiceNames(namespace: string): Promise<string[]> {
-    return this.once(`llmisvc-names/${namespace}`, async () => {
+  /** The LLMInferenceServices of a namespace (a routing group's members: their spec and status), one list. */
+  llmInferenceServices(namespace: string): Promise<KubeObject[]> {
+    return this.once(`llmisvcs/${namespace}`, async () => {
       const resource = (await this.llmInferenceServiceVersions())[0];
       if (!resource) return [];
-      return (await this.listCustom(resource, namespace, kubeObjectSchema)).map((o) => o.metadata.name).sort();
+      return this.listCustom(resource, namespace, kubeObjectSchema);
     });
   }
 

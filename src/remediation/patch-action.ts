@@ -14,6 +14,7 @@ import { applyMergePatch } from '../changes/merge-patch.js';
 import { RemediationError } from '../changes/remediation-error.js';
 import { ObjectGoneError, WriteConflictError, describeRef, type ObjectRef } from '../kube/cluster-writer.js';
 import type { KubeObject } from '../kube/schemas.js';
+import type { TargetRef } from '../core/target-ref.js';
 import type { ActionContext, Plan, RemediationAction, Risk } from './types.js';
 
 export const PROPOSAL_ANNOTATION = 'isvc-doctor.io/remediation';
@@ -25,6 +26,8 @@ export interface PatchBuild {
   riskNote: string;
   /** The target is not healthy: its state, said before the change (the proposal and its confirm dialog). */
   targetState?: string;
+  /** The service whose readiness shows the change worked, when not the diagnosed one (Plan.verifies). */
+  verifies?: TargetRef;
 }
 
 export interface PatchActionSpec<P extends Record<string, unknown>> {
@@ -80,6 +83,7 @@ export function patchAction<P extends Record<string, unknown>>(spec: PatchAction
         risk: built.risk,
         riskNote: built.riskNote,
         ...(built.targetState ? { targetState: built.targetState } : {}),
+        ...(built.verifies ? { verifies: built.verifies } : {}),
         checkedBy: ctx.seen ? 'reads' : 'dry-run',
       };
       return plan;

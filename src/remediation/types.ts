@@ -34,6 +34,11 @@ export interface Plan {
   /** The target of the change is not healthy: its state, said before the change ("canary …: 0 of 1 pods ready, CrashLoopBackOff"). */
   targetState?: string;
   /**
+   * The service whose readiness shows the change worked, when it is not the one the proposal is for:
+   * traffic taken off a failing member of a routing group is verified on the member that takes it.
+   */
+  verifies?: TargetRef;
+  /**
    * How the change was checked when planned: 'dry-run' (the API server accepted the write with
    * dryRun=All and `changes` is its answer) or 'reads' (computed from the objects the diagnosis read
    * moments ago; the API server's dry run comes when a person approves, before the write).

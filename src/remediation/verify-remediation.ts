@@ -1,7 +1,8 @@
 /**
  * After a change: wait (bounded) for the controller to observe the InferenceService's new
  * generation, then re-diagnose until it is Ready or the time is up, and say which: fixed, the same
- * root cause, or a new one.
+ * root cause, or a new one. A plan that names the service its change is verified on (`verifies`:
+ * the member of a routing group that takes a failing member's traffic) is re-diagnosed there.
  */
 import { errorCode } from '../core/error-message.js';
 import type { ObjectRef } from '../kube/cluster-writer.js';
@@ -47,8 +48,9 @@ export async function verifyRemediation(
           continue;
         }
       }
-      const report = await deps.diagnose(p.target, signal);
-      if (report.ready) return { outcome: { kind: 'fixed', report }, waitedSeconds: waited() };
+      const report = await deps.diagnose(p.plan.verifies ?? p.target, signal);
+      if (report.ready && (!p.plan.verifies || report.rootCause === null))
+        return { outcome: { kind: 'fixed', report }, waitedSeconds: waited() };
       if (deps.now() >= deadline || signal?.aborted) {
         const same = p.findingCode !== null && report.rootCause === p.findingCode;
         return { outcome: { kind: same ? 'same' : 'new-root-cause', report }, waitedSeconds: waited() };

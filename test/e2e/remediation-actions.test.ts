@@ -3,8 +3,9 @@
  * lower-max-model-len (llm-runtime-hf-kv-cache-below-model-context), resume-stopped-service
  * (stopped-standard-gpu-released-by-kubectl), lower-gpu-memory-utilization
  * (llm-runtime-vllm-sampler-warmup-oom-gpu-util-095), lower-max-num-seqs
- * (llm-runtime-vllm-sampler-warmup-oom-default-fraction), raise-shm (llm-runtime-hf-tp2-nccl-shm-segment-model-spec)
- * end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
+ * (llm-runtime-vllm-sampler-warmup-oom-default-fraction), raise-shm (llm-runtime-hf-tp2-nccl-shm-segment-model-spec),
+ * set-llm-group-weight (llm-group-canary-one-replica-crashing-still-weighted-kserve-0-20: an LLMInferenceService,
+ * verified on the member that takes the traffic) end to end over HTTP: proposal with the exact change and a confirm dialog (medium risk), a
  * non-approver's click writes nothing, ten concurrent approver clicks make one PATCH, a stale
  * proposal is re-planned, and the audit record, the Event and the thread messages exist.
  */
@@ -154,6 +155,19 @@ const cases: Case[] = [
       delete o.spec.predictor.model.volumeMounts;
     },
   },
+  {
+    name: 'set-llm-group-weight',
+    scenario: 'llm-group-canary-one-replica-crashing-still-weighted-kserve-0-20',
+    target: 'qwen3-coder-v2 -n llm',
+    action: 'set-llm-group-weight',
+    finding: 'LLM_GROUP_ROUTES_UNREADY_MEMBER',
+    resource: 'llminferenceservices',
+    object: ['serving.kserve.io/v1alpha2', 'LLMInferenceService', 'llm', 'qwen3-coder-v2'],
+    diff: /spec\.router\.route\.weight:\n- {3}1\n\+ {3}0/,
+    changed: (o) => o.spec.router.route.weight,
+    expected: 0,
+    edit: (o) => (o.spec.router.route.weight = 1),
+  },
 ];
 
 describe.each(cases)('$name from the thread', (c) => {
@@ -163,7 +177,7 @@ describe.each(cases)('$name from the thread', (c) => {
     h = await startBotHarness({
       scenario: c.scenario,
       file: {
-        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference', 'kserve-test', 'kserve-ci-e2e-test'],
+        namespaces: ['default', 'ml-prod', 'gpu-team', 'code', 'inference', 'kserve-test', 'kserve-ci-e2e-test', 'llm'],
         approvers: [APPROVER],
         remediation: { verifyTimeout: '1s', verifyPoll: '100ms' },
       },
@@ -238,7 +252,15 @@ describe.each(cases)('$name from the thread', (c) => {
     const [, , ns, name] = c.name === 'skip-tag-resolution' ? ['', '', 'ml-prod', 'my-model'] : c.object;
     const events = h.sim.store.list('v1', 'Event', ns).filter((e: any) => e.reason === 'RemediationApplied');
     expect(events).toHaveLength(1);
-    expect((events[0] as any).involvedObject).toMatchObject({ kind: 'InferenceService', name });
+    const serviceKind = c.object[1] === 'LLMInferenceService' ? 'LLMInferenceService' : 'InferenceService';
+    expect((events[0] as any).involvedObject).toMatchObject({ kind: serviceKind, name });
+    if (c.action === 'set-llm-group-weight')
+      // verified on the member that takes the traffic: Ready, its split no longer sending any to the canary
+      expect(
+        h.slack
+          .callsTo('chat.postMessage')
+          .some((x) => x.body.channel === ch && String(x.body.text).includes('Verified: llm/qwen3-coder-v1 is Ready')),
+      ).toBe(true);
     const thread = h.slack
       .callsTo('chat.postMessage')
       .filter((x) => x.body.channel === ch && x.body.thread_ts)

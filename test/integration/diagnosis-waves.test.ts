@@ -362,6 +362,8 @@ const LLM_SCENARIOS = [
   ['llm-epp-crashloop-pods-forbidden-kserve-0-18', 'inference', 'mistral-7b', 'LLM_INFERENCE_POOL_NOT_READY'],
   ['llm-multinode-worker-still-pulling-group-short-kserve-0-19', 'llm', 'llama-70b-mn', 'LLM_WORKER_GROUP_SHORT'],
   ['llm-quickstart-template-config-not-installed', 'default', 'distilgpt2-vllm-cpu', 'LLM_CONFIG_MERGE_FAILED'],
+  // a routing group member: the namespace's LLMInferenceServices are one more list, in the second wave
+  ['llm-group-canary-one-replica-crashing-still-weighted-kserve-0-20', 'llm', 'qwen3-coder-v2', 'MODEL_LOAD_FAILED'],
 ] as const;
 
 const LLM_LATENCY_MS = WAVE_LATENCY_MS;

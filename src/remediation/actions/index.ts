@@ -10,6 +10,7 @@ import { lowerMaxModelLen } from './lower-max-model-len.js';
 import { lowerMaxNumSeqs } from './lower-max-num-seqs.js';
 import { promoteCanary } from './promote-canary.js';
 import { raiseMemoryLimit } from './raise-memory-limit.js';
+import { setLlmGroupWeight } from './set-llm-group-weight.js';
 import { raiseShm } from './raise-shm.js';
 import { restartPods } from './restart-pods.js';
 import { resumeStoppedService } from './resume-stopped-service.js';
@@ -29,6 +30,7 @@ export const ACTIONS = {
   'lower-gpu-memory-utilization': lowerGpuMemoryUtilization,
   'lower-max-num-seqs': lowerMaxNumSeqs,
   'raise-shm': raiseShm,
+  'set-llm-group-weight': setLlmGroupWeight,
 } as const;
 
 export type ActionId = keyof typeof ACTIONS;

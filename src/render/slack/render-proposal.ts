@@ -196,12 +196,15 @@ export function renderApplyOutcome(
 }
 
 export function renderVerification(p: Proposal, outcome: VerifyOutcome, waitedSeconds: number): SlackMessage {
-  const who = `${p.target.namespace}/${p.target.name}`;
+  const verified = p.plan.verifies ?? p.target;
+  const who = `${verified.namespace}/${verified.name}`;
   let text: string;
-  if (outcome.kind === 'fixed')
+  if (outcome.kind === 'fixed' && p.plan.verifies)
+    text = `✅ Verified: ${who} is Ready with nothing wrong after ${p.action} on ${p.plan.target.name} (checked after ${waitedSeconds}s).`;
+  else if (outcome.kind === 'fixed')
     text = `✅ Verified: ${who} is Ready after ${p.action} (ISVC_READY, checked after ${waitedSeconds}s).`;
   else if (outcome.kind === 'same')
-    text = `❌ Not fixed yet: ${who} is still not ready, root cause still ${outcome.report.rootCause ?? 'unknown'} after ${waitedSeconds}s.`;
+    text = `❌ Not fixed yet: ${who} ${outcome.report.ready ? 'is Ready, but' : 'is still not ready,'} root cause still ${outcome.report.rootCause ?? 'unknown'} after ${waitedSeconds}s.`;
   // a rollout's proposal is for no finding (findingCode null): its root cause is not "new"
   else if (outcome.kind === 'new-root-cause' && p.findingCode === null)
     text = `❌ ${who} is not ready after ${p.action}: root cause ${outcome.report.rootCause ?? 'unknown'} (${cut(outcome.report.findings[0]?.title ?? '', 300)}).`;

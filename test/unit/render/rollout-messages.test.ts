@@ -54,6 +54,7 @@ it('after a rollback, an unchanged root cause is not called new', () => {
     action: 'rollback-canary',
     findingCode: null,
     target: { namespace: 'default', name: 'sklearn-iris' },
+    plan: { target: { kind: 'InferenceService', namespace: 'default', name: 'sklearn-iris' } },
   } as unknown as Proposal;
   const report = { rootCause: 'CANARY_UNHEALTHY', findings: [{ title: 'Canary revision fails' }] } as never;
   const m = renderVerification(p, { kind: 'new-root-cause', report } as never, 30);
