@@ -79,11 +79,11 @@ async function unreadyRouted(ctx: DiagnosisContext, group: RoutingGroup): Promis
     const ref = refOf(LLM_KIND, namespace, m.name);
     const listed = statusMembers(ctx);
     const evidence: Evidence[] = [
-      { kind: 'condition', ref, text: m.readyText },
+      // one line: why it is not Ready, and why the controller still routes to it
       {
         kind: 'field',
         ref,
-        text: `status.workloads: ${m.workloads}; ${m.models.length ? `serves ${m.models.join(', ')}; ` : ''}RouterReady True: still routable`,
+        text: `${m.readyText}; status.workloads: ${m.workloads}, RouterReady True: still routed`,
       },
       {
         kind: 'field',
