@@ -85,7 +85,9 @@ describe('llm-routing-group', () => {
     const f = report.findings.find((x) => x.code === 'LLM_GROUP_ROUTES_UNREADY_MEMBER')!;
     expect(f).toMatchObject({ severity: 'error', subject: 'LLMInferenceService llm/chat-v2' });
     const texts = f.evidence.map((e) => e.text);
-    expect(texts).toContain('Ready=False (MinimumReplicasUnavailable): Deployment does not have minimum availability.');
+    expect(texts).toContain(
+      'Ready=False (MinimumReplicasUnavailable): Deployment does not have minimum availability.; status.workloads: primary 1 ready, RouterReady True: still routed',
+    );
     expect(texts).toContain("spec.router.route.weight 1: 1 of 10 (10%) of routing group chat's traffic");
     expect(f.evidence.some((e) => e.ref === 'LLMInferenceService llm/chat-v1')).toBe(true);
     expect(f.remediation).toMatchObject({
