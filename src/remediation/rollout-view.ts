@@ -5,10 +5,13 @@
  * spec and status in words. Pure: reads only the object (v1beta1 and v1alpha2 shapes, and KServe
  * 0.20's Standard-mode `spec.canary[]`, whose rows are Deployments: the status percent is the
  * controller's own rule for the HTTPRoute, a canary's share while `canaryStatuses[].ready`, the rest
- * to the stable Deployment).
+ * to the stable Deployment). An LLMInferenceService's rows are the members of its routing group
+ * (llm-group-rollout.ts).
  */
 import type { KubeObject } from '../kube/schemas.js';
 import { type CanaryShape, canaryShape } from './actions/canary-shape.js';
+import { llmGroupRolloutView } from './llm-group-rollout.js';
+import type { RolloutOp } from './rollout-op.js';
 
 export interface RevisionRow {
   name: string;
@@ -31,6 +34,10 @@ export interface RolloutView {
   lag: string | null;
   /** The spec field that sets the canary's share ("canaryTrafficPercent", "spec.canary[0].trafficPercent"). */
   splitField: string;
+  /** The split in words when the canary percent alone would not say it (an LLMInferenceService's weights). */
+  splitText?: string;
+  /** The operations the rollout message offers as buttons (unset: every one that applies). */
+  ops?: ReadonlyArray<RolloutOp['kind']>;
 }
 
 type Obj = Record<string, any>;
@@ -171,6 +178,8 @@ function v1alpha2Rows(isvc: KubeObject, percent: number | undefined): RevisionRo
 }
 
 export function rolloutView(isvc: KubeObject): RolloutView {
+  // an LLMInferenceService splits by its routing group's weights (KServe 0.20)
+  if (isvc.kind === 'LLMInferenceService') return llmGroupRolloutView(isvc);
   const shape = canaryShape(isvc);
   const revisions =
     shape.kind === 'standard'

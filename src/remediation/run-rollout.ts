@@ -3,7 +3,8 @@
  * status %, ready or why not, the lag between spec and status) and Promote / Roll back / Set split
  * buttons, each of which asks for that operation. With OP (typed, or a button): a root message (or
  * the button's thread), the split, then the proposal for it, planned against the live
- * InferenceService with dryRun=All; an approver applies it, like any remediation.
+ * InferenceService with dryRun=All; an approver applies it, like any remediation. A name that is an
+ * LLMInferenceService shows its routing group's split (llm-group-rollout.ts).
  */
 import { RemediationError } from '../changes/remediation-error.js';
 import { errorCode, errorMessage } from '../core/error-message.js';
@@ -12,6 +13,9 @@ import { ClusterUnreachableError } from '../kube/errors.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { canaryShape, describeSplit } from './actions/canary-shape.js';
 import { findInferenceService } from './find-inference-service.js';
+import { llmRolloutAction } from './llm-group-rollout.js';
+import { LLM_INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
+import type { ClusterWriter, ObjectRef } from '../kube/cluster-writer.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
 import type { RemediationDeps } from './remediation-deps.js';
@@ -28,11 +32,39 @@ export interface RolloutRequest {
   viewTs?: string;
 }
 
+/** The InferenceService of the name, else the LLMInferenceService (the kind the target names first). */
+async function findRolloutTarget(
+  writer: ClusterWriter,
+  target: TargetRef,
+): Promise<{ ref: ObjectRef; object: KubeObject }> {
+  if (target.kind !== 'llmisvc') {
+    try {
+      return await findInferenceService(writer, target);
+    } catch (error) {
+      if (!(error instanceof RemediationError) || error.code !== 'REMEDIATION_TARGET_NOT_FOUND') throw error;
+    }
+  }
+  for (const r of LLM_INFERENCE_SERVICE_VERSIONS) {
+    const ref: ObjectRef = {
+      apiVersion: `${r.group}/${r.version}`,
+      kind: 'LLMInferenceService',
+      namespace: target.namespace,
+      name: target.name,
+    };
+    const object = await writer.get(ref);
+    if (object) return { ref, object };
+  }
+  throw new RemediationError(
+    'REMEDIATION_TARGET_NOT_FOUND',
+    `no InferenceService or LLMInferenceService ${target.namespace}/${target.name}`,
+  );
+}
+
 /** One message: the revisions as the object states them, with the buttons for each operation. */
 async function showRollout(deps: RemediationDeps, req: RolloutRequest): Promise<number> {
   let view: RolloutView;
   try {
-    view = rolloutView((await findInferenceService(deps.writer, req.target)).object);
+    view = rolloutView((await findRolloutTarget(deps.writer, req.target)).object);
   } catch (error) {
     // the API server itself gave no answer: nothing to show in the channel; the asker is told why (commands/index)
     if (error instanceof ClusterUnreachableError) throw error;
@@ -65,6 +97,13 @@ async function showRollout(deps: RemediationDeps, req: RolloutRequest): Promise<
 
 /** The split as the InferenceService states it: spec percent plus the revisions in status. */
 export function splitLines(isvc: KubeObject): string[] {
+  if (isvc.kind === 'LLMInferenceService') {
+    const view = rolloutView(isvc);
+    return [
+      view.splitText ?? view.splitField,
+      ...view.revisions.map((r) => `${r.name}: ${r.statusPercent}% routed (spec ${r.specPercent}%)`),
+    ];
+  }
   const shape = canaryShape(isvc);
   if (shape.kind === 'standard')
     return [
@@ -96,9 +135,9 @@ export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Pr
     ? null
     : await deps.notify({ kind: 'rollout-started', target: req.target, channel: req.channel, user: req.user });
   const thread = { channel: req.channel, threadTs: req.threadTs ?? rootTs ?? '' };
-  let live: Awaited<ReturnType<typeof findInferenceService>>;
+  let live: Awaited<ReturnType<typeof findRolloutTarget>>;
   try {
-    live = await findInferenceService(deps.writer, req.target);
+    live = await findRolloutTarget(deps.writer, req.target);
   } catch (error) {
     const code = errorCode(error);
     await deps.notify({
@@ -119,8 +158,11 @@ export async function runRollout(deps: RemediationDeps, req: RolloutRequest): Pr
     });
   let posted = 0;
   for (const op of [req.op]) {
-    const { action, params } = rolloutAction(op);
+    let action: string = live.object.kind === 'LLMInferenceService' ? 'set-llm-group-weight' : rolloutAction(op).action;
     try {
+      const asked = live.object.kind === 'LLMInferenceService' ? llmRolloutAction(op, live.object) : rolloutAction(op);
+      action = asked.action;
+      const params = asked.params;
       const p = await planProposal(deps, {
         action,
         params,

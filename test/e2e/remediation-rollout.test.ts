@@ -210,3 +210,61 @@ describe('/isvc rollout on a Standard-mode canary (canary-standard-split-healthy
     expect(spec().predictor.model.storageUri).toBe('gs://kfserving-examples/models/sklearn/1.3/mixedtype');
   });
 });
+
+describe('/isvc rollout on an LLMInferenceService routing group (llm-group-canary-one-replica-crashing-still-weighted-kserve-0-20)', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startBotHarness({
+      scenario: 'llm-group-canary-one-replica-crashing-still-weighted-kserve-0-20',
+      file: { ...file, namespaces: ['llm'] },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  const member = () =>
+    h.sim.store.get('serving.kserve.io/v1alpha2', 'LLMInferenceService', 'llm', 'qwen3-coder-v2')!.spec as any;
+
+  it('shows the members with their weights and only Roll back; rollback sets the weight to 0 with one PATCH; promote says the patches', async () => {
+    const { rollout, approve, verified } = helpers(h);
+    await rollout('qwen3-coder-v2 -n llm', 'C0RL1');
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.method === 'chat.postMessage' &&
+            c.body.channel === 'C0RL1' &&
+            String(c.body.text).startsWith('Rollout of llm/qwen3-coder-v2'),
+        ),
+      20_000,
+    );
+    const view = h.slack.callsTo('chat.postMessage').find((c) => c.body.channel === 'C0RL1')!;
+    expect(String(view.body.text)).toContain(
+      'routing group qwen3-coder by spec.router.route.weight: qwen3-coder-v2 1, qwen3-coder-v1 9 of 10',
+    );
+    expect(String(view.body.text)).toContain('canary qwen3-coder-v2 10% (not ready)');
+    const buttons = (view.body.blocks as any[]).find((b) => b.type === 'actions').elements.map((e: any) => e.action_id);
+    expect(buttons).toEqual(['rollout.rollback']);
+
+    await rollout('qwen3-coder-v2 -n llm promote', 'C0RL2');
+    await h.slack.waitFor(
+      (calls) =>
+        calls.some(
+          (c) =>
+            c.body.channel === 'C0RL2' &&
+            String(c.body.text).includes('REMEDIATION_NOT_APPLICABLE') &&
+            String(c.body.text).includes('kubectl patch llminferenceservice qwen3-coder-v1 -n llm'),
+        ),
+      20_000,
+    );
+
+    await rollout('qwen3-coder-v2 -n llm rollback', 'C0RL3');
+    await h.slack.waitFor(() => proposalMessages(h.slack, 'C0RL3').length === 1, 20_000);
+    const p = proposalMessages(h.slack, 'C0RL3')[0]!;
+    expect(String(p.body.text)).toContain('set-llm-group-weight');
+    await Promise.all([approve(proposalIdOf(p), APPROVER, 'C0RL3'), approve(proposalIdOf(p), APPROVER, 'C0RL3')]);
+    await h.slack.waitFor(verified('C0RL3'), 20_000);
+    expect(writes(h.sim.requests, { verb: 'patch', resource: 'llminferenceservices' })).toHaveLength(1);
+    expect(member().router.route.weight).toBe(0);
+  });
+});

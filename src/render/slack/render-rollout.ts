@@ -32,7 +32,7 @@ function row(r: RolloutView['revisions'][number]): string {
       ? '✅ ready'
       : r.ready === false
         ? `❌ not ready${r.cause ? `: ${escapeMrkdwn(focusLine(r.cause.replace(/\s*\n\s*/g, ' '), 160))}` : ''}`
-        : '⏳ unknown';
+        : `⏳ unknown${r.cause ? `: ${escapeMrkdwn(focusLine(r.cause, 160))}` : ''}`;
   const moved =
     r.specPercent === r.statusPercent ? `${r.statusPercent}%` : `${r.statusPercent}% (spec ${r.specPercent}%)`;
   return `• *${r.role}* \`${escapeMrkdwn(r.name)}\` — ${moved} · ${state}`;
@@ -56,11 +56,13 @@ function rolloutButtons(view: RolloutView, value: string): ActionElement[] {
   const canary = view.revisions.find((r) => r.role === 'canary');
   if (!canary) return [];
   const failing = canary.ready === false;
+  const offers = (op: 'promote' | 'rollback' | 'split') => !view.ops || view.ops.includes(op);
   const elements: ActionElement[] = [];
-  if (canary.specPercent < 100)
+  if (canary.specPercent < 100 && offers('promote'))
     elements.push(button(ROLLOUT_PROMOTE_ACTION, 'Promote the canary', value, failing ? undefined : 'primary'));
-  if (canary.specPercent > 0 || canary.statusPercent > 0)
+  if ((canary.specPercent > 0 || canary.statusPercent > 0) && offers('rollback'))
     elements.push(button(ROLLOUT_ROLLBACK_ACTION, 'Roll back', value, failing ? 'primary' : 'danger'));
+  if (!offers('split')) return elements;
   elements.push({
     type: 'static_select',
     action_id: ROLLOUT_SPLIT_ACTION,
@@ -82,9 +84,10 @@ export function renderRolloutView(
 ): SlackMessage {
   const who = escapeMrkdwn(nameOf(target));
   const split =
-    view.canaryPercent === undefined
+    view.splitText ??
+    (view.canaryPercent === undefined
       ? 'no canary: all traffic to the latest revision'
-      : `${view.splitField} ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`;
+      : `${view.splitField} ${view.canaryPercent}: ${100 - view.canaryPercent}% stable / ${view.canaryPercent}% canary`);
   const blocks: Block[] = [
     section(`🚦 *Rollout of ${who}* — ${escapeMrkdwn(split)}`),
     section(view.revisions.length > 0 ? view.revisions.map(row).join('\n') : '_No revision in its status yet._'),
