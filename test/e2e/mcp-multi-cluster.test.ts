@@ -136,7 +136,9 @@ describe('MCP on the multi-cluster web process', () => {
     // the agent's coded error comes back as the tool error, as in one cluster
     const missing = await call('rollout', { name: 'no-such-isvc', namespace: 'default', cluster: 'b' });
     expect(missing.isError).toBe(true);
-    expect(text(missing)).toBe('ISVC_NOT_FOUND: No InferenceService "no-such-isvc" in namespace default');
+    expect(text(missing)).toBe(
+      'ISVC_NOT_FOUND: No InferenceService or LLMInferenceService "no-such-isvc" in namespace default',
+    );
   }, 60_000);
 
   it("posts propose_fix on b into b's channel, writing to neither cluster; b's approver applies it on b", async () => {

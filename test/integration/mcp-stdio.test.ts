@@ -86,7 +86,9 @@ it('shows the rollout view, and says when there is no such InferenceService', as
   );
   const missing = await mcp.call('rollout', { name: 'no-such-model' });
   expect(missing.isError).toBe(true);
-  expect(textOf(missing)).toBe('ISVC_NOT_FOUND: No InferenceService "no-such-model" in namespace payments-ml');
+  expect(textOf(missing)).toBe(
+    'ISVC_NOT_FOUND: No InferenceService or LLMInferenceService "no-such-model" in namespace payments-ml',
+  );
 });
 
 it('explains a code from the catalog, and names close codes for a wrong one', async () => {

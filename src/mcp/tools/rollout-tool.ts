@@ -1,4 +1,7 @@
-/** `rollout`: the canary split as the InferenceService states it (the view `/isvc rollout NAME` shows). */
+/**
+ * `rollout`: the canary split as the InferenceService states it (the view `/isvc rollout NAME` shows); for
+ * an LLMInferenceService, its routing group's split by weight.
+ */
 import { z } from 'zod';
 import { CodedError } from '../../core/coded-error.js';
 import { makeKubeClients } from '../../kube/client.js';
@@ -11,7 +14,7 @@ export const rolloutTool = mcpTool({
   name: 'rollout',
   title: 'Canary rollout of an InferenceService',
   description:
-    'The revisions of an InferenceService (stable, canary, latest): the traffic percent the spec asks for and the percent the status routes, whether each is ready and why not, and the lag between spec and status.',
+    "The revisions of an InferenceService (stable, canary, latest): the traffic percent the spec asks for and the percent the status routes, whether each is ready and why not, and the lag between spec and status. For an LLMInferenceService: the members of its routing group (KServe 0.20), the share each one's weight asks for and the share it is routed.",
   input: { name: nameArg, namespace: namespaceArg, cluster: clusterArg },
   output: {
     target: z.object({ namespace: z.string(), name: z.string(), apiVersion: z.string() }),
@@ -34,8 +37,14 @@ export const rolloutTool = mcpTool({
     const cluster = await ctx.deps.cluster(args.cluster);
     const namespace = args.namespace ?? cluster.defaultNamespace;
     cluster.checkNamespace?.(namespace);
-    const found = await new ClusterReader(makeKubeClients(cluster.kubeConfig)).inferenceService(namespace, args.name);
-    if (!found) throw new CodedError('ISVC_NOT_FOUND', `No InferenceService "${args.name}" in namespace ${namespace}`);
+    const reader = new ClusterReader(makeKubeClients(cluster.kubeConfig));
+    const found =
+      (await reader.inferenceService(namespace, args.name)) ?? (await reader.llmInferenceService(namespace, args.name));
+    if (!found)
+      throw new CodedError(
+        'ISVC_NOT_FOUND',
+        `No InferenceService or LLMInferenceService "${args.name}" in namespace ${namespace}`,
+      );
     const view = rolloutView(found.object);
     return {
       target: { namespace, name: args.name, apiVersion: view.apiVersion },
