@@ -30,7 +30,6 @@ const WITHOUT_TEST_BESIDE = [
   'modelcar',
   'multinode-workers',
   'request-flow',
-  'serving-notes',
   'storage-initializer-injection',
   'storage-initializer',
   'tracing-links',
