@@ -20,7 +20,6 @@ const contributing = readFileSync('CONTRIBUTING.md', 'utf8');
 const WITHOUT_TEST_BESIDE = [
   'inference-service-status',
   'ingress-probes',
-  'knative-service',
   'llm-conditions',
   'llm-router',
   'llm-workloads',
