@@ -27,7 +27,6 @@ const WITHOUT_TEST_BESIDE = [
   'model-container',
   'model-server-log',
   'modelcar',
-  'multinode-workers',
   'request-flow',
   'storage-initializer-injection',
   'storage-initializer',
