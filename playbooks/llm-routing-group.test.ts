@@ -131,6 +131,12 @@ describe('llm-routing-group', () => {
       [
         stable({ degraded: 'group has members with different model sets: llama-3.1-8b' }),
         canary({ model: 'llama-3.1-8b', ready: true, readyReplicas: 1 }),
+        {
+          apiVersion: 'gateway.networking.k8s.io/v1',
+          kind: 'HTTPRoute',
+          metadata: { name: 'chat-v1-kserve-route', namespace: NS },
+          spec: { rules: [{ backendRefs: [{ kind: 'Service', name: 'chat-v1-kserve-workload-svc', weight: 9 }] }] },
+        },
       ],
       { namespace: NS, name: 'chat-v1' },
     );
@@ -142,6 +148,12 @@ describe('llm-routing-group', () => {
         "serves llama-3.1-8b; spec.router.route.weight 1: left out of chat-v1's route",
       ]),
     );
+    // what the gateway is told: the route splits over this member alone
+    expect(f.evidence).toContainEqual({
+      kind: 'field',
+      ref: 'HTTPRoute llm/chat-v1-kserve-route',
+      text: 'backendRefs (weight): chat-v1-kserve-workload-svc 9',
+    });
     expect(f.next).toContain('{"spec":{"model":{"name":"llama-3-8b"}}}');
     expect(report.findings.some((x) => x.code === 'LLM_GROUP_ROUTES_UNREADY_MEMBER')).toBe(false);
   });

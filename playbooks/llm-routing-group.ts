@@ -8,15 +8,19 @@
  * (GroupDegraded, outside the Ready rollup): the weights are not what is routed; said with each
  * member's model names, and the name to give it.
  *
- * RBAC: list llminferenceservices (serving.kserve.io) in the service's namespace.
+ * The service's managed HTTPRoute (`NAME-kserve-route`, read by llm-router in the same wave) shows
+ * what the gateway is told: its weighted backendRefs.
+ *
+ * RBAC: list llminferenceservices (serving.kserve.io), list httproutes, in the service's namespace.
  * Emits: LLM_GROUP_ROUTES_UNREADY_MEMBER, LLM_GROUP_MEMBER_DIVERGENT.
  */
-import { LLM_KIND } from '../src/diagnosis/llm-objects.js';
+import { LLM_KIND, arrAt, httpRoutes, objAt } from '../src/diagnosis/llm-objects.js';
 import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { unlessForbidden } from '../src/diagnosis/unless-forbidden.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
+import type { KubeObject } from '../src/kube/schemas.js';
 import {
   conditionLine,
   divergentFrom,
@@ -46,7 +50,10 @@ export const llmRoutingGroup: Playbook = {
       ? routingGroup(self, await unlessForbidden(ctx.reader.llmInferenceServices(ctx.target.namespace), []))
       : fromStatus;
     if (!group || group.self.stopped) return [];
-    return [...(await unreadyRouted(ctx, group)), ...divergence(ctx, group)];
+    const routes = await unlessForbidden(httpRoutes(ctx.reader, ctx.target.namespace), []);
+    const backends = routeBackends(ctx, routes);
+    const found = [...(await unreadyRouted(ctx, group)), ...divergence(ctx, group)];
+    return backends ? found.map((f) => ({ ...f, evidence: [...f.evidence, backends] })) : found;
   },
 };
 
@@ -54,6 +61,23 @@ const pct = (n: number, total: number) => (total > 0 ? Math.round((100 * n) / to
 const names = (ms: readonly GroupMember[]) => ms.map((m) => m.name).join(', ');
 const patchCommand = (ns: string, name: string, body: string) =>
   `kubectl patch llminferenceservice ${name} -n ${ns} --type merge -p '${body}'`;
+
+/** The managed HTTPRoute's weighted backendRefs: "qwen3-coder-v1-inference-pool 9, qwen3-coder-v2-inference-pool 1". */
+function routeBackends(ctx: DiagnosisContext, routes: readonly KubeObject[]): Evidence | undefined {
+  const name = `${ctx.target.name}-kserve-route`;
+  const route = routes.find((r) => r.metadata.name === name);
+  if (!route) return undefined;
+  const refs = arrAt(route.spec, 'rules').flatMap((rule) =>
+    arrAt(rule, 'backendRefs').map((b) => `${String(objAt(b)?.name ?? '?')} ${String(objAt(b)?.weight ?? 1)}`),
+  );
+  const unique = [...new Set(refs)];
+  if (!unique.length) return undefined;
+  return {
+    kind: 'field',
+    ref: refOf('HTTPRoute', ctx.target.namespace, name),
+    text: `backendRefs (weight): ${unique.join(', ')}`,
+  };
+}
 
 /** What the controller wrote of the group in the service's own status (status.router.group.members). */
 function statusMembers(ctx: DiagnosisContext): string | undefined {
