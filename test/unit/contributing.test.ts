@@ -30,7 +30,6 @@ const WITHOUT_TEST_BESIDE = [
   'storage-initializer-injection',
   'storage-initializer',
   'tracing-links',
-  'traffic-split',
 ];
 
 function files(dir: string): string[] {
