@@ -24,7 +24,6 @@ const WITHOUT_TEST_BESIDE = [
   'llm-workloads',
   'local-model-cache',
   'model-container',
-  'model-server-log',
   'modelcar',
   'request-flow',
   'storage-initializer-injection',
