@@ -23,7 +23,6 @@ const WITHOUT_TEST_BESIDE = [
   'llm-router',
   'llm-workloads',
   'local-model-cache',
-  'model-container',
   'modelcar',
   'request-flow',
   'storage-initializer-injection',
