@@ -24,7 +24,6 @@ const WITHOUT_TEST_BESIDE = [
   'llm-workloads',
   'local-model-cache',
   'modelcar',
-  'request-flow',
   'storage-initializer-injection',
   'storage-initializer',
   'tracing-links',
