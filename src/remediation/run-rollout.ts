@@ -12,9 +12,8 @@ import type { TargetRef } from '../core/target-ref.js';
 import { ClusterUnreachableError } from '../kube/errors.js';
 import type { KubeObject } from '../kube/schemas.js';
 import { canaryShape, describeSplit } from './actions/canary-shape.js';
-import { findInferenceService } from './find-inference-service.js';
+import { findInferenceService, findLlmInferenceService } from './find-inference-service.js';
 import { llmRolloutAction } from './llm-group-rollout.js';
-import { LLM_INFERENCE_SERVICE_VERSIONS } from '../kube/resources.js';
 import type { ClusterWriter, ObjectRef } from '../kube/cluster-writer.js';
 import { planProposal } from './plan-proposal.js';
 import { postProposal } from './post-proposal.js';
@@ -44,16 +43,8 @@ async function findRolloutTarget(
       if (!(error instanceof RemediationError) || error.code !== 'REMEDIATION_TARGET_NOT_FOUND') throw error;
     }
   }
-  for (const r of LLM_INFERENCE_SERVICE_VERSIONS) {
-    const ref: ObjectRef = {
-      apiVersion: `${r.group}/${r.version}`,
-      kind: 'LLMInferenceService',
-      namespace: target.namespace,
-      name: target.name,
-    };
-    const object = await writer.get(ref);
-    if (object) return { ref, object };
-  }
+  const llm = await findLlmInferenceService(writer, target.namespace, target.name);
+  if (llm) return llm;
   throw new RemediationError(
     'REMEDIATION_TARGET_NOT_FOUND',
     `no InferenceService or LLMInferenceService ${target.namespace}/${target.name}`,

@@ -15,7 +15,7 @@ import type { Remediation } from '../../findings/types.js';
 import type { ObjectRef } from '../../kube/cluster-writer.js';
 import { refOf } from '../../kube/inference-service-view.js';
 import { groupMemberOf, routingGroupOf } from '../../kube/llm-routing-group.js';
-import { LLM_INFERENCE_SERVICE_VERSIONS } from '../../kube/resources.js';
+import { findLlmInferenceService } from '../find-inference-service.js';
 import type { KubeObject } from '../../kube/schemas.js';
 import { patchAction } from '../patch-action.js';
 import type { ActionContext, ActionOffer, OfferContext, OfferingAction } from '../types.js';
@@ -55,16 +55,8 @@ async function locateMember(
   ctx: ActionContext,
   p: Params,
 ): Promise<{ target: ObjectRef; isvc: ObjectRef; live: KubeObject }> {
-  for (const r of LLM_INFERENCE_SERVICE_VERSIONS) {
-    const ref: ObjectRef = {
-      apiVersion: `${r.group}/${r.version}`,
-      kind: 'LLMInferenceService',
-      namespace: ctx.target.namespace,
-      name: p.member,
-    };
-    const live = await ctx.writer.get(ref);
-    if (live) return { target: ref, isvc: ref, live };
-  }
+  const found = await findLlmInferenceService(ctx.writer, ctx.target.namespace, p.member);
+  if (found) return { target: found.ref, isvc: found.ref, live: found.object };
   throw new RemediationError(
     'REMEDIATION_TARGET_NOT_FOUND',
     `LLMInferenceService ${ctx.target.namespace}/${p.member} not found`,
