@@ -18,7 +18,6 @@ const contributing = readFileSync('CONTRIBUTING.md', 'utf8');
  * playbook joins it.
  */
 const WITHOUT_TEST_BESIDE = [
-  'ingress-probes',
   'llm-conditions',
   'llm-router',
   'llm-workloads',
