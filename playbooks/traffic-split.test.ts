@@ -305,6 +305,85 @@ describe('traffic-split', () => {
     ]);
   });
 
+  it('reports a Standard-mode canary whose Deployment is not ready, and offers removing its spec.canary entry', async () => {
+    const standard = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: {
+        name: 'iris',
+        namespace: 'ml',
+        generation: 2,
+        annotations: { 'serving.kserve.io/deploymentMode': 'Standard' },
+      },
+      spec: {
+        predictor: { model: { modelFormat: { name: 'sklearn' }, storageUri: 'gs://models/iris/v1' } },
+        canary: [
+          {
+            trafficPercent: 20,
+            predictor: { name: 'v2', model: { modelFormat: { name: 'sklearn' }, storageUri: 'gs://models/iris/v2' } },
+          },
+        ],
+      },
+      status: {
+        observedGeneration: 2,
+        deploymentMode: 'Standard',
+        conditions: [
+          { type: 'CanaryPredictorReady', status: 'False', reason: 'MinimumReplicasUnavailable' },
+          { type: 'PredictorReady', status: 'True' },
+          { type: 'Ready', status: 'True' },
+        ],
+        canaryStatuses: [{ name: 'v2', ready: false, trafficPercent: 20 }],
+      },
+    };
+    const deployment = (name: string, available: number) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {
+        name,
+        namespace: 'ml',
+        labels: { 'serving.kserve.io/inferenceservice': 'iris', component: 'predictor' },
+      },
+      spec: { replicas: 1 },
+      status: { replicas: 1, availableReplicas: available },
+    });
+    const { report } = await runPlaybook(
+      trafficSplit,
+      [
+        standard,
+        deployment('iris-predictor', 1),
+        deployment('iris-v2-predictor', 0),
+        {
+          apiVersion: 'gateway.networking.k8s.io/v1',
+          kind: 'HTTPRoute',
+          metadata: { name: 'iris-predictor', namespace: 'ml' },
+          spec: {
+            parentRefs: [{ name: 'kserve-ingress-gateway', namespace: 'kserve' }],
+            rules: [{ backendRefs: [{ name: 'iris-predictor', port: 80, weight: 100 }] }],
+          },
+        },
+      ],
+      TARGET,
+    );
+    const split = report.findings.find((x) => x.code === 'TRAFFIC_SPLIT')!;
+    expect(split.evidence).toContainEqual(
+      expect.objectContaining({
+        ref: 'HTTPRoute ml/iris-predictor',
+        text: 'weights: iris-predictor 100 → iris-predictor (stable) 100%, iris-v2-predictor (canary v2) 0%',
+      }),
+    );
+    const f = report.findings.find((x) => x.code === 'CANARY_UNHEALTHY')!;
+    expect(f).toMatchObject({ severity: 'error', subject: 'Deployment ml/iris-v2-predictor' });
+    expect(f.evidence).toContainEqual(
+      expect.objectContaining({ ref: 'Deployment ml/iris-v2-predictor', text: '0 of 1 replicas available' }),
+    );
+    expect(f.remediation).toMatchObject({
+      action: 'rollback-canary',
+      target: SUBJECT,
+      params: { previous: 'iris-predictor', canary: 'iris-v2-predictor', from: 20 },
+      diff: expect.arrayContaining([expect.stringContaining('spec.canary[0] (predictor.name v2')]),
+    });
+  });
+
   it('finds nothing for one ready revision taking all the traffic, nor for a new revision still starting', async () => {
     const single = await runPlaybook(
       trafficSplit,
