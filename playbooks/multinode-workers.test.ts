@@ -110,6 +110,43 @@ function event(kind: string, name: string, reason: string, message: string, coun
 }
 
 describe('multinode-workers', () => {
+  it('without Ray (the mp executor): a head that exits when its torch.distributed store times out is waiting, not crashing on its own', async () => {
+    const crashing: Status = {
+      phase: 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Ready', status: 'False', reason: 'ContainersNotReady' },
+      ],
+      containerStatuses: [
+        {
+          name: 'kserve-container',
+          image: IMAGE,
+          ready: false,
+          restartCount: 2,
+          lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+        },
+      ],
+    };
+    const { report } = await runPlaybook(
+      multinodeWorkers,
+      [isvc(), pod(HEAD, 'head', crashing), pod(WORKER, 'worker', pending)],
+      TARGET,
+      {
+        logs: {
+          // the instance that gave up (vllm-project/vllm#16334's line); the current one has just started
+          [`llm/${HEAD}/kserve-container#previous`]:
+            'torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 1/2 clients joined.\n',
+          [`llm/${HEAD}/kserve-container`]: 'INFO 09-01 10:21:41 [api_server.py:1839] vLLM API server version 0.11.0\n',
+        },
+      },
+    );
+    const f = report.findings.find((x) => x.code === 'LLM_WORKER_GROUP_SHORT')!;
+    expect(f.subject).toBe(`Pod llm/${WORKER}`);
+    expect(f.explains).toEqual(expect.arrayContaining(['POD_UNSCHEDULABLE', 'CRASH_LOOP']));
+    expect(f.evidence).toContainEqual(expect.objectContaining({ kind: 'log', ref: `Pod llm/${HEAD}`, previous: true }));
+  });
+
   it("names the worker pod the scheduler cannot place, with its words, the GPUs it asks and the head's waiting line", async () => {
     const { report } = await runPlaybook(
       multinodeWorkers,

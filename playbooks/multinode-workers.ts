@@ -4,8 +4,9 @@
  * worker Deployment `<isvc>-predictor-worker` (pods labelled `app: isvc.<isvc>-predictor-worker`,
  * container `worker-container`); with Ray (the huggingface multinode runtime) the head's start script
  * waits in `health_check.py registered_nodes` ("Waiting - Registered nodes count (1) does not match
- * RAY_NODE_COUNT (2).") and then vLLM waits for its placement group; with the mp executor (0.19+) the
- * head waits for the workers' headless Service. The head is Running and never ready, and nothing on
+ * RAY_NODE_COUNT (2).") and then vLLM waits for its placement group; with the mp executor (0.18+) the
+ * head's torch.distributed store waits for the workers' ranks and, after its timeout, the head exits
+ * and restarts (its crash loop is that wait). The head is Running and never ready, and nothing on
  * the InferenceService names the worker. Reads the worker pods (missing, pending with the scheduler's
  * words, another image than the head's, not ready or crashing) and the head's own waiting line, and
  * names the worker pod and why. With no worker pod at all, the worker Deployment's events say whether
@@ -26,9 +27,17 @@ import type { Evidence, Finding } from '../src/findings/types.js';
 import { refOf } from '../src/kube/inference-service-view.js';
 import { containerFailures } from '../src/kube/pod-status.js';
 
+const restarted = (pod: V1Pod) => (pod.status?.containerStatuses ?? []).some((c) => (c.restartCount ?? 0) > 0);
+
 /** The head's own words while workers are missing: KServe's Ray check, vLLM's placement group, the mp executor. */
 const WAITING =
-  /Waiting - Registered nodes count \((\d+)\) does not match RAY_NODE_COUNT \((\d+)\)|Waiting for creating a placement group of specs|Waiting for workers|Max retries reached\. Node count did not match/;
+  /Waiting - Registered nodes count \((\d+)\) does not match RAY_NODE_COUNT \((\d+)\)|Waiting for creating a placement group of specs|Waiting for workers|Max retries reached\. Node count did not match|waiting for clients\. \d+\/\d+ clients joined/;
+/**
+ * Without Ray (the mp executor, KServe 0.18+): torch.distributed's store on the head waits for every
+ * rank, gives up after its timeout and the head exits ("DistStoreError: Timed out after 601 seconds
+ * waiting for clients. 1/2 clients joined.", vllm-project/vllm#16334): its crash is the wait.
+ */
+const STORE_TIMEOUT = /waiting for clients\. (\d+)\/(\d+) clients joined/;
 
 export const multinodeWorkers: Playbook = {
   id: 'multinode-workers',
@@ -58,11 +67,25 @@ export const multinodeWorkers: Playbook = {
     // the head's waiting line decides that it waits for workers (not a model or runtime fault of its own)
     const headName = head?.metadata?.name ?? '?';
     const headLog = head
-      ? await readContainerLog(ctx, ns, headName, 'kserve-container', { match: WAITING, currentOnly: true })
+      ? await readContainerLog(
+          ctx,
+          ns,
+          headName,
+          'kserve-container',
+          // a head that restarted: the instance that gave up waiting says how many ranks joined
+          restarted(head) ? { match: WAITING, preferPrevious: true } : { match: WAITING, currentOnly: true },
+        )
       : undefined;
     const waiting = headLog?.text?.split('\n').filter((l) => WAITING.test(l)) ?? [];
     const counts = waiting.map((l) => WAITING.exec(l)).find((m) => m?.[1] !== undefined);
-    const said = counts ? ` (Ray: ${counts[1]} of RAY_NODE_COUNT ${counts[2]} nodes registered)` : '';
+    const store = waiting.map((l) => STORE_TIMEOUT.exec(l)).find((m) => m !== null);
+    const said = counts
+      ? ` (Ray: ${counts[1]} of RAY_NODE_COUNT ${counts[2]} nodes registered)`
+      : store
+        ? ` (torch.distributed: ${store[1]} of ${store[2]} ranks joined the head's store before it gave up)`
+        : '';
+    // the head's exits are its wait for the workers, not a fault of its own
+    const headCrash = store ? (['CRASH_LOOP'] as const) : [];
     const evidence: Evidence[] = [];
     if (headLog && waiting.length > 0) evidence.push(headLog.evidence);
     const subjectHead = refOf('Pod', ns, headName);
@@ -102,7 +125,7 @@ export const multinodeWorkers: Playbook = {
           title: `Head pod ${headName} waits for its workers${said}, and no pod of the worker Deployment ${workerDeployment} exists${churn ? `: it was created ${created?.count} times and is deleted again` : ''}`,
           evidence,
           component: 'predictor',
-          explains: ['READINESS_PROBE_FAILING', 'ISVC_NOT_READY', 'MODEL_LOAD_FAILED'],
+          explains: ['READINESS_PROBE_FAILING', 'ISVC_NOT_READY', 'MODEL_LOAD_FAILED', ...headCrash],
           next: churn
             ? `kubectl get deployment,service -n ${ns} -w | grep ${name}: the controller creates Deployment ${workerDeployment} and the head/worker headless Services and deletes them again in the same reconcile${regression ? ` (KServe ${release}'s canary cleanup, kserve/kserve#6113: fixed after 0.20.0; 0.19 does not do it)` : ''}; move the KServe controller to a release without it${regression ? ' (or back to 0.19)' : ''}, then kubectl delete pod ${headName} -n ${ns} so the head forms the Ray cluster with the worker`
             : `kubectl describe deployment ${workerDeployment} -n ${ns} and kubectl get events -n ${ns} --field-selector involvedObject.name=${workerDeployment}: the worker Deployment has no pod, so head pod ${headName} waits; get its replica created (quota, admission, the controller's log for ${name}), then kubectl delete pod ${headName} -n ${ns}`,
@@ -124,6 +147,7 @@ export const multinodeWorkers: Playbook = {
             'READINESS_PROBE_FAILING',
             'ISVC_NOT_READY',
             ...(why.unscheduled ? (['POD_UNSCHEDULABLE'] as const) : []),
+            ...headCrash,
           ],
           next: why.next(workerName, headName, ns, name),
         }),
