@@ -25,7 +25,6 @@ const WITHOUT_TEST_BESIDE = [
   'modelcar',
   'storage-initializer-injection',
   'storage-initializer',
-  'tracing-links',
 ];
 
 function files(dir: string): string[] {
