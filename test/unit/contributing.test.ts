@@ -23,7 +23,6 @@ const WITHOUT_TEST_BESIDE = [
   'llm-workloads',
   'local-model-cache',
   'modelcar',
-  'storage-initializer-injection',
   'storage-initializer',
 ];
 
