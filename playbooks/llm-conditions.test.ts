@@ -7,6 +7,7 @@
  * reconcile error. A Ready service and a stopped one are left alone.
  */
 import { describe, expect, it } from '@jest/globals';
+import { type Cond, condition } from '../test/support/condition.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { llmConditions } from './llm-conditions.js';
 
@@ -16,18 +17,7 @@ const TARGET = { namespace: NS, name: NAME };
 const SUBJECT = 'LLMInferenceService default/distilgpt2';
 const CONTROLLER = 'llmisvc-controller-manager-5d4c8b7f9-h2j6k';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-const c = (type: string, status: string, reason?: string, message?: string): Cond => ({
-  type,
-  status,
-  ...(reason ? { reason } : {}),
-  ...(message ? { message } : {}),
-});
+const c = condition;
 
 function llmisvc(
   conditions: Cond[],

@@ -7,6 +7,7 @@
  * endpoint picker crashing on a forbidden list, said with the log line. A healthy router is left alone.
  */
 import { describe, expect, it } from '@jest/globals';
+import { type Cond, condition } from '../test/support/condition.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { llmRouter } from './llm-router.js';
 
@@ -17,18 +18,7 @@ const EPP_POD = 'mistral-7b-kserve-router-scheduler-9f0a1b2c3-e6d8w';
 const LABELS = { 'app.kubernetes.io/name': NAME, 'app.kubernetes.io/part-of': 'llminferenceservice' };
 const EPP_LABELS = { ...LABELS, 'app.kubernetes.io/component': 'llminferenceservice-router-scheduler' };
 
-interface Cond {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-const c = (type: string, status: string, reason?: string, message?: string): Cond => ({
-  type,
-  status,
-  ...(reason ? { reason } : {}),
-  ...(message ? { message } : {}),
-});
+const c = condition;
 
 function llmisvc(conditions: Cond[] = [], router: Record<string, unknown> = { route: {}, gateway: {}, scheduler: {} }) {
   return {

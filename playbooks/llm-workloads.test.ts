@@ -8,6 +8,7 @@
  * workload is left alone.
  */
 import { describe, expect, it } from '@jest/globals';
+import { type Cond, condition } from '../test/support/condition.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { llmWorkloads } from './llm-workloads.js';
 
@@ -22,18 +23,7 @@ const TARGET = { namespace: NS, name: NAME };
 const SUBJECT = 'LLMInferenceService llm/llama';
 const POD = 'llama-kserve-6c9f7d8b5-x2k4p';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-const c = (type: string, status: string, reason?: string, message?: string): Cond => ({
-  type,
-  status,
-  ...(reason ? { reason } : {}),
-  ...(message ? { message } : {}),
-});
+const c = condition;
 
 function llmisvc(conditions: Cond[] = [], multiNode = false) {
   return {
