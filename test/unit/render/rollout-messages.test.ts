@@ -61,3 +61,26 @@ it('after a rollback, an unchanged root cause is not called new', () => {
   expect(m.text).not.toContain('new root cause');
   expect(m.text).toContain('root cause CANARY_UNHEALTHY');
 });
+
+it('a change verified on another service names that one, and a Ready service that still has its cause is not "not ready"', () => {
+  const p = {
+    action: 'set-llm-group-weight',
+    findingCode: 'LLM_GROUP_ROUTES_UNREADY_MEMBER',
+    target: { namespace: 'llm', name: 'chat-v2' },
+    plan: {
+      target: { kind: 'LLMInferenceService', namespace: 'llm', name: 'chat-v2' },
+      verifies: { namespace: 'llm', name: 'chat-v1', kind: 'llmisvc' },
+    },
+  } as unknown as Proposal;
+  const fixed = renderVerification(p, { kind: 'fixed', report: { ready: true, rootCause: null } } as never, 12);
+  expect(fixed.text).toContain(
+    'Verified: llm/chat-v1 is Ready with nothing wrong after set-llm-group-weight on chat-v2',
+  );
+  const same = renderVerification(
+    p,
+    { kind: 'same', report: { ready: true, rootCause: 'LLM_GROUP_ROUTES_UNREADY_MEMBER' } } as never,
+    30,
+  );
+  expect(same.text).toContain('llm/chat-v1 is Ready, but root cause still LLM_GROUP_ROUTES_UNREADY_MEMBER');
+  expect(same.text).not.toContain('not ready');
+});
