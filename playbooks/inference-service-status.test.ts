@@ -7,13 +7,13 @@
  * when no Knative Service is there to say it itself.
  */
 import { describe, expect, it } from '@jest/globals';
+import type { Cond as Condition } from '../test/support/condition.js';
+import { irisKnativeService } from '../test/support/iris-knative-service.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { inferenceServiceStatus } from './inference-service-status.js';
 
 const TARGET = { namespace: 'ml', name: 'iris' };
 const SUBJECT = 'InferenceService ml/iris';
-
-type Condition = { type: string; status: string; reason?: string; message?: string };
 
 function isvc(
   status: { conditions: Condition[]; modelStatus?: Record<string, unknown> } | undefined,
@@ -51,17 +51,7 @@ function warning(name: string, reason: string, message: string, at: string) {
   };
 }
 
-const ksvc = {
-  apiVersion: 'serving.knative.dev/v1',
-  kind: 'Service',
-  metadata: {
-    name: 'iris-predictor',
-    namespace: 'ml',
-    labels: { 'serving.kserve.io/inferenceservice': 'iris', component: 'predictor' },
-  },
-  spec: { template: { spec: { containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.14.1' }] } } },
-  status: { conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionFailed' }] },
-};
+const ksvc = irisKnativeService({ conditions: [{ type: 'Ready', status: 'False', reason: 'RevisionFailed' }] });
 
 const UNSCHEDULABLE =
   'Revision "iris-predictor-00001" failed with message: 0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..';

@@ -8,14 +8,14 @@
  * probe refused, is INGRESS_NOT_CONFIGURED on the ingress gateway's Service and its pods.
  */
 import { describe, expect, it } from '@jest/globals';
+import type { Cond as Condition } from '../test/support/condition.js';
+import { irisKnativeService } from '../test/support/iris-knative-service.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { ingressProbes } from './ingress-probes.js';
 
 const TARGET = { namespace: 'ml', name: 'iris' };
 const HOST = 'iris-predictor.ml.example.com';
 const CONTROLLER = 'networking-istio-7f6d8c7f96-2hrxq';
-
-type Condition = { type: string; status: string; reason?: string; message?: string };
 
 function isvc(mode?: 'RawDeployment') {
   return {
@@ -41,26 +41,16 @@ function isvc(mode?: 'RawDeployment') {
 }
 
 function ksvc(route: Condition) {
-  return {
-    apiVersion: 'serving.knative.dev/v1',
-    kind: 'Service',
-    metadata: {
-      name: 'iris-predictor',
-      namespace: 'ml',
-      labels: { 'serving.kserve.io/inferenceservice': 'iris', component: 'predictor' },
-    },
-    spec: { template: { spec: { containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.14.1' }] } } },
-    status: {
-      conditions: [
-        { type: 'ConfigurationsReady', status: 'True' },
-        { ...route, type: 'Ready' },
-        { ...route, type: 'RoutesReady' },
-      ],
-      latestCreatedRevisionName: 'iris-predictor-00001',
-      latestReadyRevisionName: 'iris-predictor-00001',
-      url: `http://${HOST}`,
-    },
-  };
+  return irisKnativeService({
+    conditions: [
+      { type: 'ConfigurationsReady', status: 'True' },
+      { ...route, type: 'Ready' },
+      { ...route, type: 'RoutesReady' },
+    ],
+    latestCreatedRevisionName: 'iris-predictor-00001',
+    latestReadyRevisionName: 'iris-predictor-00001',
+    url: `http://${HOST}`,
+  });
 }
 
 const STUCK: Condition = {

@@ -6,6 +6,8 @@
  * its progress deadline with minScale 0 and no pod left is said as such, from the Deployment's events.
  */
 import { describe, expect, it } from '@jest/globals';
+import type { Cond as Condition } from '../test/support/condition.js';
+import { irisKnativeService } from '../test/support/iris-knative-service.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { knativeService } from './knative-service.js';
 
@@ -34,26 +36,14 @@ const isvc = (ready: boolean) => ({
   },
 });
 
-type Condition = { type: string; status: string; reason?: string; message?: string };
-
 function ksvc(conditions: Condition[], latestReady?: string) {
-  return {
-    apiVersion: 'serving.knative.dev/v1',
-    kind: 'Service',
-    metadata: {
-      name: 'iris-predictor',
-      namespace: 'ml',
-      labels: { 'serving.kserve.io/inferenceservice': 'iris', component: 'predictor' },
-    },
-    spec: { template: { spec: { containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.14.1' }] } } },
-    status: {
-      observedGeneration: 1,
-      conditions,
-      latestCreatedRevisionName: REV,
-      ...(latestReady ? { latestReadyRevisionName: latestReady } : {}),
-      url: 'http://iris-predictor.ml.example.com',
-    },
-  };
+  return irisKnativeService({
+    observedGeneration: 1,
+    conditions,
+    latestCreatedRevisionName: REV,
+    ...(latestReady ? { latestReadyRevisionName: latestReady } : {}),
+    url: 'http://iris-predictor.ml.example.com',
+  });
 }
 
 function revision(conditions: Condition[], annotations: Record<string, string> = {}) {

@@ -9,6 +9,8 @@
  * RAW_INGRESS_NOT_CREATED.
  */
 import { describe, expect, it } from '@jest/globals';
+import type { Cond as Condition } from '../test/support/condition.js';
+import { irisKnativeService } from '../test/support/iris-knative-service.js';
 import { runPlaybook } from '../test/support/run-playbook.js';
 import { requestFlow } from './request-flow.js';
 
@@ -16,8 +18,6 @@ const TARGET = { namespace: 'ml', name: 'iris' };
 const SUBJECT = 'InferenceService ml/iris';
 const REV = 'iris-predictor-00001';
 const LABELS = { 'serving.kserve.io/inferenceservice': 'iris', component: 'predictor' };
-
-type Condition = { type: string; status: string; reason?: string; message?: string };
 
 function isvc(conditions: Condition[], mode?: 'RawDeployment') {
   return {
@@ -45,22 +45,16 @@ const INGRESS_NOT_CREATED: Condition[] = [
   { type: 'Ready', status: 'False', reason: 'IngressNotCreated' },
 ];
 
-const ksvc = {
-  apiVersion: 'serving.knative.dev/v1',
-  kind: 'Service',
-  metadata: { name: 'iris-predictor', namespace: 'ml', labels: LABELS },
-  spec: { template: { spec: { containers: [{ name: 'kserve-container', image: 'kserve/sklearnserver:v0.14.1' }] } } },
-  status: {
-    conditions: [
-      { type: 'ConfigurationsReady', status: 'True' },
-      { type: 'Ready', status: 'True' },
-      { type: 'RoutesReady', status: 'True' },
-    ],
-    latestCreatedRevisionName: REV,
-    latestReadyRevisionName: REV,
-    traffic: [{ revisionName: REV, percent: 100, latestRevision: true }],
-  },
-};
+const ksvc = irisKnativeService({
+  conditions: [
+    { type: 'ConfigurationsReady', status: 'True' },
+    { type: 'Ready', status: 'True' },
+    { type: 'RoutesReady', status: 'True' },
+  ],
+  latestCreatedRevisionName: REV,
+  latestReadyRevisionName: REV,
+  traffic: [{ revisionName: REV, percent: 100, latestRevision: true }],
+});
 
 const revision = {
   apiVersion: 'serving.knative.dev/v1',
