@@ -19,10 +19,10 @@ import type { DiagnosisContext, Playbook } from '../src/diagnosis/playbook.js';
 import { unlessForbidden } from '../src/diagnosis/unless-forbidden.js';
 import { finding } from '../src/findings/finding.js';
 import type { Evidence, Finding } from '../src/findings/types.js';
-import { refOf } from '../src/kube/inference-service-view.js';
+import { formatCondition, refOf } from '../src/kube/inference-service-view.js';
 import type { KubeObject } from '../src/kube/schemas.js';
 import {
-  conditionLine,
+  llmCondition,
   divergentFrom,
   type GroupMember,
   type RoutingGroup,
@@ -31,6 +31,7 @@ import {
   routingGroupFromStatus,
   routingGroupOf,
   shareOf,
+  statusMembersOf,
 } from '../src/kube/llm-routing-group.js';
 import { offerFix } from '../src/remediation/actions/index.js';
 
@@ -45,7 +46,7 @@ export const llmRoutingGroup: Playbook = {
     const fromStatus = routingGroupFromStatus(self);
     // a service that is not Ready: its own status says whom its route splits over, and that is enough;
     // a Ready one (is a member it routes to failing?) or a degraded group (who serves what?) reads the members
-    const readMembers = fromStatus?.self.ready || conditionLine(self, 'GroupDegraded').startsWith('GroupDegraded=True');
+    const readMembers = fromStatus?.self.ready || llmCondition(self, 'GroupDegraded')?.status === 'True';
     const group = readMembers
       ? routingGroup(self, await unlessForbidden(ctx.reader.llmInferenceServices(ctx.target.namespace), []))
       : fromStatus;
@@ -79,15 +80,12 @@ function routeBackends(ctx: DiagnosisContext, routes: readonly KubeObject[]): Ev
   };
 }
 
-/** What the controller wrote of the group in the service's own status (status.router.group.members). */
+/** What the controller wrote of the group in the service's own status: "a (weight 9), b (weight 1)". */
 function statusMembers(ctx: DiagnosisContext): string | undefined {
-  const router = (ctx.target.isvc.status as { router?: { group?: { members?: unknown[] } } } | undefined)?.router;
-  const members = (router?.group?.members ?? []).filter(
-    (m): m is { name: string; weight?: number; stopped?: boolean } =>
-      typeof (m as { name?: unknown })?.name === 'string',
-  );
-  if (!members.length) return undefined;
-  return members.map((m) => `${m.name} (weight ${m.weight ?? 0}${m.stopped ? ', stopped' : ''})`).join(', ');
+  const members = statusMembersOf(ctx.target.isvc);
+  return members.length
+    ? members.map((m) => `${m.name} (weight ${m.weight}${m.stopped ? ', stopped' : ''})`).join(', ')
+    : undefined;
 }
 
 async function unreadyRouted(ctx: DiagnosisContext, group: RoutingGroup): Promise<Finding[]> {
@@ -160,11 +158,11 @@ function divergence(ctx: DiagnosisContext, group: RoutingGroup): Finding[] {
   const { namespace, name } = ctx.target;
   const self = group.self;
   const apart = divergentFrom(group, self);
-  const degraded = conditionLine(ctx.target.isvc, 'GroupDegraded');
-  if (!apart.length && !degraded.startsWith('GroupDegraded=True')) return [];
+  const degraded = llmCondition(ctx.target.isvc, 'GroupDegraded');
+  if (!apart.length && degraded?.status !== 'True') return [];
   const selfRef = refOf(LLM_KIND, namespace, name);
   const evidence: Evidence[] = [
-    ...(degraded.startsWith('GroupDegraded=') ? [{ kind: 'condition' as const, ref: selfRef, text: degraded }] : []),
+    ...(degraded ? [{ kind: 'condition' as const, ref: selfRef, text: formatCondition(degraded) }] : []),
     {
       kind: 'field',
       ref: selfRef,

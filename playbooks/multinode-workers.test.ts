@@ -134,7 +134,7 @@ describe('multinode-workers', () => {
       TARGET,
       {
         logs: {
-          // the instance that gave up (vllm-project/vllm#16334's line); the current one has just started
+          // the instance that gave up (torch.distributed's store timeout); the current one has just started
           [`llm/${HEAD}/kserve-container#previous`]:
             'torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 1/2 clients joined.\n',
           [`llm/${HEAD}/kserve-container`]: 'INFO 09-01 10:21:41 [api_server.py:1839] vLLM API server version 0.11.0\n',

@@ -35,7 +35,7 @@ const WAITING =
 /**
  * Without Ray (the mp executor, KServe 0.18+): torch.distributed's store on the head waits for every
  * rank, gives up after its timeout and the head exits ("DistStoreError: Timed out after 601 seconds
- * waiting for clients. 1/2 clients joined.", vllm-project/vllm#16334): its crash is the wait.
+ * waiting for clients. 1/2 clients joined."; test/scenarios/multinode-mp-head-store-timeout-worker-pending-kserve-0-18): its crash is the wait.
  */
 const STORE_TIMEOUT = /waiting for clients\. (\d+)\/(\d+) clients joined/;
 

@@ -1,6 +1,6 @@
 /**
  * What an LLMInferenceService creates, read the way its controller names and labels it (KServe
- * 0.16-0.20, pkg/controller/v1alpha2/llmisvc): workload Deployments `NAME-kserve` /
+ * 0.16-0.20, its llmisvc controller): workload Deployments `NAME-kserve` /
  * `NAME-kserve-prefill`, LeaderWorkerSets `NAME-kserve-mn` / `NAME-kserve-mn-prefill`, the
  * scheduler (endpoint picker, EPP) Deployment `NAME-kserve-router-scheduler`, the InferencePool
  * `NAME-inference-pool` (or spec.router.scheduler.pool.ref), the managed HTTPRoute
@@ -103,9 +103,7 @@ export async function inferencePools(reader: ClusterReader, namespace: string): 
 }
 
 /** "Type=Status (Reason): message" */
-export function conditionText(c: Condition): string {
-  return `${c.type}=${c.status ?? 'Unknown'}${c.reason ? ` (${c.reason})` : ''}${c.message ? `: ${c.message}` : ''}`;
-}
+export { formatCondition as conditionText } from '../kube/inference-service-view.js';
 
 export function conditionsOf(o: { status?: unknown } | undefined): Condition[] {
   return arrAt(o?.status, 'conditions').filter((c): c is Condition => isObj(c) && typeof c.type === 'string');

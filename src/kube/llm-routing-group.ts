@@ -1,6 +1,6 @@
 /**
- * The routing group of an LLMInferenceService (KServe 0.20, `spec.router.route.group` and `weight`;
- * pkg/controller/v1alpha2/llmisvc/router_group.go), read as its controller reads it: the members are
+ * The routing group of an LLMInferenceService (KServe 0.20, `spec.router.route.group` and `weight`),
+ * read as its controller reads it: the members are
  * the namespace's LLMInferenceServices of the same group that are not being deleted; each member's
  * HTTPRoute carries a weighted backendRef for every member that serves the same model set (the names
  * of status.addresses[].models, else spec.model.name and its LoRA adapters) and is routable, plus
@@ -11,7 +11,8 @@
  * GroupDegraded=True (MemberDivergence), outside the Ready rollup. Pure: reads only the objects.
  */
 import { isObj } from '../core/plain-object.js';
-import type { KubeObject } from './schemas.js';
+import { conditionOf, formatCondition } from './inference-service-view.js';
+import type { Condition, KubeObject } from './schemas.js';
 import { STOP_ANNOTATION } from './stop-state.js';
 
 export interface GroupMember {
@@ -46,17 +47,30 @@ export function routingGroupOf(o: KubeObject): string | undefined {
   return typeof g === 'string' && g !== '' ? g : undefined;
 }
 
-function condition(o: KubeObject, type: string): Record<string, unknown> | undefined {
-  return list(at(o.status, 'conditions')).find((c): c is Record<string, unknown> => isObj(c) && c.type === type);
+const conditionsOf = (o: KubeObject) => ({
+  status: { conditions: list(at(o.status, 'conditions')).filter(isObj) as unknown as Condition[] },
+});
+
+/** A condition of the object, or undefined. */
+export function llmCondition(o: KubeObject, type: string): Condition | undefined {
+  return conditionOf(conditionsOf(o), type);
 }
 
-/** "Ready=False (MinimumReplicasUnavailable): Deployment does not have minimum availability." */
-export function conditionLine(o: KubeObject, type: string): string {
-  const c = condition(o, type);
-  if (!c) return `${type}: not reported`;
-  const reason = typeof c.reason === 'string' && c.reason ? ` (${c.reason})` : '';
-  const message = typeof c.message === 'string' && c.message ? `: ${c.message}` : '';
-  return `${type}=${String(c.status)}${reason}${message}`;
+/** "Ready=False (MinimumReplicasUnavailable): …", or "Ready: not reported". */
+function conditionLine(o: KubeObject, type: string): string {
+  const c = llmCondition(o, type);
+  return c ? formatCondition(c) : `${type}: not reported`;
+}
+
+/** status.router.group.members as the controller wrote them: the members it routes the service's traffic to. */
+export function statusMembersOf(o: KubeObject): Array<{ name: string; weight: number; stopped: boolean }> {
+  return list(at(o.status, 'router', 'group', 'members'))
+    .filter((m): m is Record<string, unknown> => isObj(m) && typeof m.name === 'string')
+    .map((m) => ({
+      name: String(m.name),
+      weight: typeof m.weight === 'number' ? m.weight : 0,
+      stopped: m.stopped === true,
+    }));
 }
 
 function modelsOf(o: KubeObject): string[] {
@@ -86,7 +100,7 @@ export function groupMemberOf(o: KubeObject): GroupMember {
     return typeof n === 'number' ? n : 0;
   };
   const routable =
-    condition(o, 'RouterReady')?.status === 'True' &&
+    llmCondition(o, 'RouterReady')?.status === 'True' &&
     workloads.some(([w]) => w === 'primary') &&
     workloads.every(([, s]) => readyOf(s) > 0);
   return {
@@ -95,7 +109,7 @@ export function groupMemberOf(o: KubeObject): GroupMember {
     models: modelsOf(o),
     specModel: String(at(o.spec, 'model', 'name') ?? o.metadata.name),
     stopped: o.metadata.annotations?.[STOP_ANNOTATION]?.toLowerCase() === 'true',
-    ready: condition(o, 'Ready')?.status === 'True',
+    ready: llmCondition(o, 'Ready')?.status === 'True',
     routable,
     readyText: conditionLine(o, 'Ready'),
     workloads: workloads.length
@@ -121,17 +135,15 @@ export function routingGroupFromStatus(self: KubeObject): RoutingGroup | undefin
   const name = routingGroupOf(self);
   if (!name) return undefined;
   const me = groupMemberOf(self);
-  const others = list(at(self.status, 'router', 'group', 'members'))
-    .filter((m): m is Record<string, unknown> => isObj(m) && typeof m.name === 'string' && m.name !== me.name)
+  const others = statusMembersOf(self)
+    .filter((m) => m.name !== me.name)
     .map(
       (m): GroupMember => ({
-        name: String(m.name),
-        weight: typeof m.weight === 'number' ? m.weight : 0,
+        ...m,
         models: me.models,
         specModel: me.specModel,
-        stopped: m.stopped === true,
         ready: null,
-        routable: m.stopped !== true,
+        routable: !m.stopped,
         readyText: 'Ready: not read',
         workloads: 'routed by the controller (status.router.group.members)',
       }),

@@ -9,7 +9,7 @@
  * exact patches instead.
  */
 import { RemediationError } from '../changes/remediation-error.js';
-import { type GroupMember, groupMemberOf, routingGroupFromStatus } from '../kube/llm-routing-group.js';
+import { type GroupMember, groupMemberOf, llmCondition, routingGroupFromStatus } from '../kube/llm-routing-group.js';
 import type { KubeObject } from '../kube/schemas.js';
 import type { ActionId } from './actions/index.js';
 import type { RolloutOp } from './rollout-op.js';
@@ -24,7 +24,9 @@ export function llmGroupRolloutView(o: KubeObject): RolloutView {
   const group = routingGroupFromStatus(o);
   const apiVersion = String(o.apiVersion ?? '');
   const splitField = `spec.router.route.weight${group ? ` (routing group ${group.name})` : ''}`;
-  const selfCause = self.ready ? {} : { cause: self.readyText.replace(/^Ready=\w+ (\([^)]*\))?:?\s*/, '') };
+  const readyCondition = llmCondition(o, 'Ready');
+  const why = readyCondition?.message ?? readyCondition?.reason;
+  const selfCause = self.ready || !why ? {} : { cause: why };
   if (!group || group.others.length === 0)
     return {
       apiVersion,

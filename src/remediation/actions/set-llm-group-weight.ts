@@ -2,9 +2,9 @@
  * set-llm-group-weight (LLM_GROUP_ROUTES_UNREADY_MEMBER): sets `spec.router.route.weight` of one
  * member of an LLMInferenceService routing group (KServe 0.20), 0 by default: the controller then
  * gives the member no share of the group's traffic on every member's HTTPRoute, and the members
- * that are Ready take it, as KServe's own canary lifecycle does it (test/e2e/llmisvc/
- * test_llm_canary_lifecycle.py patches the weight the same way). Offered only while another member
- * is Ready with a weight above 0; verified on that member (it must stay Ready with all the traffic).
+ * that are Ready take it (KServe's own canary lifecycle moves traffic the same way). Offered only
+ * while another member takes the share (Ready, or routed to by the controller, with a weight above
+ * 0); verified on that member (it must be Ready with nothing wrong).
  * The member keeps its spec, pods and group: set the weight back once it is fixed. Risk: medium
  * (the members that stay take the member's share of the load).
  * RBAC: get/patch llminferenceservices.
